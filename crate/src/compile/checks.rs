@@ -1,0 +1,219 @@
+//! The combination checks MuJoCo 3.15.0 runs at its compile-time test step (and again when
+//! options change at run time). Messages are MuJoCo's; they surface as "engine error"s.
+
+use crate::error::{Error, Result};
+use crate::model::{Integrator, Model, Solver};
+
+/// True if flex `f` has elastic stiffness that needs the effective metric (stretch or bending
+/// coefficients that are not all zero, interpolated elasticity outside strain mode).
+pub fn flex_stiffness_possible(m: &Model, f: usize) -> bool {
+    if m.flex_rigid[f] != 0 || m.flex_dim[f] < 2 {
+        return false;
+    }
+    let nonzero = |adr: i32, len: usize, arr: &[f64]| {
+        adr >= 0
+            && arr[adr as usize..adr as usize + len]
+                .iter()
+                .any(|&x| x != 0.0)
+    };
+    let slen = flex_stiffness_len(m, f);
+    let blen = flex_bending_len(m, f);
+    let stretch =
+        m.flex_edgeequality[f] != 3 && nonzero(m.flex_stiffnessadr[f], slen, &m.flex_stiffness);
+    let bend = if m.flex_interp[f] != 0 {
+        // interpolated shell bending records: count then 10 numbers per edge
+        m.flex_bendingadr[f] >= 0 && m.flex_bending[m.flex_bendingadr[f] as usize] > 0.0
+    } else {
+        nonzero(m.flex_bendingadr[f], blen, &m.flex_bending)
+    };
+    stretch || bend
+}
+
+/// Doubles of `flex_stiffness` owned by flex `f`.
+pub fn flex_stiffness_len(m: &Model, f: usize) -> usize {
+    let adr = m.flex_stiffnessadr[f];
+    if adr < 0 {
+        return 0;
+    }
+    let next = (f + 1..m.nflex)
+        .map(|g| m.flex_stiffnessadr[g])
+        .find(|&a| a >= 0)
+        .unwrap_or(m.nflexstiffness as i32);
+    (next - adr) as usize
+}
+
+/// Doubles of `flex_bending` owned by flex `f`.
+pub fn flex_bending_len(m: &Model, f: usize) -> usize {
+    let adr = m.flex_bendingadr[f];
+    if adr < 0 {
+        return 0;
+    }
+    let next = (f + 1..m.nflex)
+        .map(|g| m.flex_bendingadr[g])
+        .find(|&a| a >= 0)
+        .unwrap_or(m.nflexbending as i32);
+    (next - adr) as usize
+}
+
+/// True if flex `f` uses passive (penalty) contact.
+pub fn flex_contact_possible(m: &Model, f: usize) -> bool {
+    m.flex_passive[f] != 0 && m.flex_rigid[f] == 0 && m.flex_interp[f] == 0 && m.flex_dim[f] >= 2
+}
+
+/// True if the flex has terms in the effective metric.
+pub fn flex_metric_possible(m: &Model, f: usize) -> bool {
+    flex_stiffness_possible(m, f) || flex_contact_possible(m, f)
+}
+
+/// A body is "simple" for the metric if it has three world-aligned slides x, y, z in order and
+/// its parent's weld body has no dofs.
+pub fn body_simple_slider(m: &Model, b: usize) -> bool {
+    if m.body_dofnum[b] != 3 || m.body_jntnum[b] != 3 {
+        return false;
+    }
+    let j0 = m.body_jntadr[b] as usize;
+    for k in 0..3 {
+        let j = j0 + k;
+        if m.jnt_type[j] != 2 {
+            return false;
+        }
+        let mut axis = [0.0; 3];
+        axis[k] = 1.0;
+        // world-aligned: body frame rotation must be identity up to the parent's rotation
+        let a = &m.jnt_axis[3 * j..3 * j + 3];
+        if (0..3).any(|c| (a[c] - axis[c]).abs() > 1e-10) {
+            return false;
+        }
+    }
+    let p = m.body_parentid[b] as usize;
+    let pw = m.body_weldid[p] as usize;
+    let q = &m.body_quat[4 * b..4 * b + 4];
+    let identity = q[0] == 1.0 && q[1] == 0.0 && q[2] == 0.0 && q[3] == 0.0;
+    m.body_dofnum[pw] == 0 && identity && (p == 0 || m.body_quat[4 * p] == 1.0)
+}
+
+/// True if every vertex of flex `f` is on a simple slider body or on a body without dofs.
+pub fn flex_simple(m: &Model, f: usize) -> bool {
+    let ids: Vec<i32> = if m.flex_interp[f] != 0 {
+        let a = m.flex_nodeadr[f] as usize;
+        m.flex_nodebodyid[a..a + m.flex_nodenum[f] as usize].to_vec()
+    } else {
+        let a = m.flex_vertadr[f] as usize;
+        m.flex_vertbodyid[a..a + m.flex_vertnum[f] as usize].to_vec()
+    };
+    ids.iter().all(|&b| {
+        let b = b as usize;
+        let w = m.body_weldid[b] as usize;
+        m.body_dofnum[w] == 0 || body_simple_slider(m, w)
+    })
+}
+
+fn engine(msg: &str) -> Error {
+    Error::engine(msg)
+}
+
+/// Rejects option/flex combinations MuJoCo 3.15.0 rejects, with its messages.
+pub fn check_engine(m: &Model) -> Result<()> {
+    let o = &m.opt;
+    for f in 0..m.nflex {
+        let name = &m.names_flex[f];
+        // mocap attachments and damped vertex bodies (compile errors in MuJoCo)
+        let bodies: Vec<i32> = if m.flex_interp[f] != 0 {
+            let a = m.flex_nodeadr[f] as usize;
+            m.flex_nodebodyid[a..a + m.flex_nodenum[f] as usize].to_vec()
+        } else {
+            let a = m.flex_vertadr[f] as usize;
+            m.flex_vertbodyid[a..a + m.flex_vertnum[f] as usize].to_vec()
+        };
+        let young = m.flex_stiffnessadr[f] >= 0 || m.flex_bendingadr[f] >= 0;
+        for &b in &bodies {
+            let b = b as usize;
+            if young && m.body_mocapid[b] >= 0 {
+                return Err(Error::compile(format!(
+                    "flex elasticity does not support mocap attachments, body '{}'",
+                    m.names_body[b]
+                ))
+                .at_element("flex")
+                .at_object(name));
+            }
+        }
+        let mut checked = std::collections::BTreeSet::new();
+        for &b in &bodies {
+            let b = b as usize;
+            if !checked.insert(b) || m.body_dofnum[b] == 0 {
+                continue;
+            }
+            // generated vertex/node bodies carry their own dofs
+            if bodies.iter().filter(|&&x| x as usize == b).count() > 1 && m.flex_interp[f] == 0 {
+                continue;
+            }
+            let d0 = m.body_dofadr[b] as usize;
+            if (d0..d0 + m.body_dofnum[b] as usize).any(|i| m.dof_damping[i] > 0.0) {
+                return Err(Error::compile(format!(
+                    "flex vertex/node body '{}' cannot have joint damping; use flex elasticity or edge damping instead",
+                    m.names_body[b]
+                ))
+                .at_element("flex")
+                .at_object(name));
+            }
+        }
+        if m.flex_elastic3d[f] == 1 && o.integrator != Integrator::Discrete {
+            return Err(Error::compile(
+                "stable Neo-Hookean elasticity requires integrator='discrete'",
+            )
+            .at_element("flex")
+            .at_object(name));
+        }
+    }
+    let any_stiff = (0..m.nflex).any(|f| flex_stiffness_possible(m, f));
+    let any_contact = (0..m.nflex).any(|f| flex_contact_possible(m, f));
+    let any_metric = any_stiff || any_contact;
+    match o.integrator {
+        Integrator::Implicit | Integrator::ImplicitFast if any_stiff => {
+            return Err(engine("flex elasticity is no longer integrated implicitly under integrator='implicit' and 'implicitfast': set integrator='discrete'"));
+        }
+        _ => {}
+    }
+    if any_contact && o.integrator != Integrator::Discrete {
+        return Err(engine("passive flex contact requires an integrator with the effective metric: set integrator='discrete'"));
+    }
+    if o.integrator == Integrator::Discrete && any_metric {
+        if o.solver == Solver::Pgs || o.noslip_iterations > 0 {
+            return Err(engine(
+                "discrete integrator: PGS and noslip not yet supported with flex",
+            ));
+        }
+        if o.solver == Solver::Newton {
+            for f in 0..m.nflex {
+                if !flex_metric_possible(m, f) || flex_simple(m, f) {
+                    continue;
+                }
+                if m.flex_interp[f] != 0 {
+                    return Err(engine("discrete integrator: interpolated flex with non-simple nodes not yet supported with the Newton solver"));
+                }
+                return Err(engine(
+                    "discrete integrator: flex with general attachments requires solver='CG'",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Run-time-only checks (MuJoCo raises them at the first `mj_forward`).
+pub fn check_runtime(m: &Model) -> Result<()> {
+    let o = &m.opt;
+    if o.integrator == Integrator::Discrete && o.enabled(crate::model::enable::SLEEP) {
+        if (0..m.nflex).any(|f| flex_metric_possible(m, f)) {
+            return Err(engine(
+                "mj_checkDiscrete: discrete integrator: sleep with flex not yet supported",
+            ));
+        }
+        if o.disabled(crate::model::disable::ISLAND) {
+            return Err(engine(
+                "mj_checkDiscrete: discrete integrator: sleep without islands not yet supported",
+            ));
+        }
+    }
+    check_engine(m)
+}

@@ -1,0 +1,1608 @@
+//! The model compiler: [`Spec`] → [`Model`], as MuJoCo's `mjCModel::Compile` followed by
+//! `mj_setConst` and the engine checks of its compile-time test step.
+
+pub mod flex;
+pub mod flexcomp;
+pub mod interp;
+pub mod material;
+pub mod mesh;
+pub mod orient;
+
+pub mod checks;
+mod setconst;
+
+use crate::error::{Error, Result};
+use crate::math;
+use crate::model::Model;
+use crate::spec::*;
+
+pub use checks::check_engine;
+
+/// Number of `size` values each geom type uses (`mjGEOMINFO`).
+const GEOMINFO: [usize; 9] = [3, 0, 1, 2, 3, 2, 3, 0, 0];
+
+fn cerr_obj(msg: impl Into<String>, kind: &str, name: &str, line: u32) -> Error {
+    let mut e = Error::compile(msg).at_element(kind).at_object(name);
+    if line > 0 {
+        e = e.at_line(line);
+    }
+    e
+}
+
+/// A compiled body (body-frame quantities, ids in the compiled order).
+#[derive(Clone)]
+struct CBody {
+    spec: usize,
+    parent: usize,
+    weldid: usize,
+    rootid: usize,
+    pos: [f64; 3],
+    quat: [f64; 4],
+    ipos: [f64; 3],
+    iquat: [f64; 4],
+    mass: f64,
+    inertia: [f64; 3],
+    xpos0: [f64; 3],
+    xquat0: [f64; 4],
+    joints: Vec<usize>,
+    geoms: Vec<usize>,
+    sites: Vec<usize>,
+    dofnum: usize,
+}
+
+/// A compiled geom in its body frame.
+#[derive(Clone)]
+struct CGeom {
+    spec: usize,
+    body: usize,
+    pos: [f64; 3],
+    quat: [f64; 4],
+    size: [f64; 3],
+    mass: f64,
+    inertia: [f64; 3],
+    aabb: [f64; 6],
+    rbound: f64,
+}
+
+/// Compiles a spec into a model, running the compile-time checks MuJoCo runs.
+pub fn compile(spec: &Spec) -> Result<Model> {
+    let mut m = build(spec)?;
+    setconst::set_const(&mut m)?;
+    checks::check_engine(&m)?;
+    Ok(m)
+}
+
+/// Principal axes of a symmetric inertia tensor (MuJoCo's compiler Jacobi iteration), giving
+/// the frame quaternion and the eigenvalues in decreasing order.
+fn eig3(mat: &[f64; 9]) -> ([f64; 3], [f64; 4]) {
+    const EIGEPS: f64 = 1e-12;
+    let mut quat = [1.0, 0.0, 0.0, 0.0];
+    let mut eigval = [0.0; 3];
+    for _ in 0..500 {
+        let ev = math::quat_to_mat(&quat);
+        let evt = [
+            ev[0], ev[3], ev[6], ev[1], ev[4], ev[7], ev[2], ev[5], ev[8],
+        ];
+        let tmp = math::mul_mat_mat3(&evt, mat);
+        let d = math::mul_mat_mat3(&tmp, &ev);
+        eigval = [d[0], d[4], d[8]];
+        let (rk, ck, rotk) = if d[1].abs() > d[2].abs() && d[1].abs() > d[5].abs() {
+            (0, 1, 2)
+        } else if d[2].abs() > d[5].abs() {
+            (0, 2, 1)
+        } else {
+            (1, 2, 0)
+        };
+        if d[3 * rk + ck].abs() < EIGEPS {
+            break;
+        }
+        let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * d[3 * rk + ck]);
+        let t = if tau >= 0.0 {
+            1.0 / (tau + (1.0 + tau * tau).sqrt())
+        } else {
+            -1.0 / (-tau + (1.0 + tau * tau).sqrt())
+        };
+        let c = 1.0 / (1.0 + t * t).sqrt();
+        if c > 1.0 - EIGEPS {
+            break;
+        }
+        let mut r = [0.0; 4];
+        r[rotk + 1] = if tau >= 0.0 {
+            -(0.5 - 0.5 * c).sqrt()
+        } else {
+            (0.5 - 0.5 * c).sqrt()
+        };
+        if rotk == 1 {
+            r[rotk + 1] = -r[rotk + 1];
+        }
+        r[0] = (1.0 - r[rotk + 1] * r[rotk + 1]).sqrt();
+        orient::normvec(&mut r);
+        quat = orient::mulquat(&quat, &r);
+        orient::normvec(&mut quat);
+    }
+    for j in 0..3 {
+        let j1 = j % 2;
+        if eigval[j1] + EIGEPS < eigval[j1 + 1] {
+            eigval.swap(j1, j1 + 1);
+            // MuJoCo's literal cos(π/4), kept to its 15 digits
+            #[allow(clippy::approx_constant)]
+            let mut r = [0.707106781186548, 0.0, 0.0, 0.0];
+            r[(j1 + 2) % 3 + 1] = r[0];
+            quat = orient::mulquat(&quat, &r);
+            orient::normvec(&mut quat);
+        }
+    }
+    (eigval, quat)
+}
+
+fn geom_volume(t: GeomType, s: &[f64; 3], shell: bool) -> f64 {
+    let pi = math::PI;
+    match t {
+        GeomType::Sphere => {
+            if shell {
+                4.0 * pi * s[0] * s[0]
+            } else {
+                4.0 * pi * s[0] * s[0] * s[0] / 3.0
+            }
+        }
+        GeomType::Capsule => {
+            let h = 2.0 * s[1];
+            let r = s[0];
+            if shell {
+                4.0 * pi * r * r + 2.0 * pi * r * h
+            } else {
+                pi * (r * r * h + 4.0 * r * r * r / 3.0)
+            }
+        }
+        GeomType::Cylinder => {
+            let h = 2.0 * s[1];
+            let r = s[0];
+            if shell {
+                2.0 * pi * r * r + 2.0 * pi * r * h
+            } else {
+                pi * r * r * h
+            }
+        }
+        GeomType::Ellipsoid => {
+            if shell {
+                let p = 1.6075;
+                let t = (s[0] * s[1]).powf(p) + (s[1] * s[2]).powf(p) + (s[2] * s[0]).powf(p);
+                4.0 * pi * (t / 3.0).powf(1.0 / p)
+            } else {
+                4.0 * pi * s[0] * s[1] * s[2] / 3.0
+            }
+        }
+        GeomType::Box => {
+            if shell {
+                8.0 * (s[0] * s[1] + s[1] * s[2] + s[2] * s[0])
+            } else {
+                s[0] * s[1] * s[2] * 8.0
+            }
+        }
+        _ => 0.0,
+    }
+}
+
+fn geom_inertia(t: GeomType, s: &[f64; 3], mass: f64, shell: bool) -> [f64; 3] {
+    match t {
+        GeomType::Sphere => {
+            let i = if shell {
+                2.0 * mass * s[0] * s[0] / 3.0
+            } else {
+                2.0 * mass * s[0] * s[0] / 5.0
+            };
+            [i, i, i]
+        }
+        GeomType::Capsule => {
+            let hh = s[1];
+            let h = 2.0 * s[1];
+            let r = s[0];
+            if !shell {
+                let sm = mass * 4.0 * r / (4.0 * r + 3.0 * h);
+                let cm = mass - sm;
+                let mut i = [
+                    cm * (3.0 * r * r + h * h) / 12.0,
+                    cm * (3.0 * r * r + h * h) / 12.0,
+                    cm * r * r / 2.0,
+                ];
+                let si = 2.0 * sm * r * r / 5.0;
+                i[0] += si + sm * h * (3.0 * r + 2.0 * h) / 8.0;
+                i[1] += si + sm * h * (3.0 * r + 2.0 * h) / 8.0;
+                i[2] += si;
+                i
+            } else {
+                let asph = 4.0 * math::PI * r * r;
+                let acyl = 2.0 * math::PI * r * h;
+                let sm = mass * asph / (asph + acyl);
+                let cm = mass - sm;
+                let mut i = [
+                    cm * (6.0 * r * r + h * h) / 12.0,
+                    cm * (6.0 * r * r + h * h) / 12.0,
+                    cm * r * r,
+                ];
+                let si = 2.0 * sm * r * r / 3.0;
+                let hs_com = r / 2.0;
+                let hs_pos = hh + hs_com;
+                i[0] += si + sm * (hs_pos * hs_pos - hs_com * hs_com);
+                i[1] += si + sm * (hs_pos * hs_pos - hs_com * hs_com);
+                i[2] += si;
+                i
+            }
+        }
+        GeomType::Cylinder => {
+            let h = 2.0 * s[1];
+            let r = s[0];
+            if !shell {
+                [
+                    mass * (3.0 * r * r + h * h) / 12.0,
+                    mass * (3.0 * r * r + h * h) / 12.0,
+                    mass * r * r / 2.0,
+                ]
+            } else {
+                let ad = math::PI * r * r;
+                let al = 2.0 * math::PI * r * h;
+                let md = mass * ad / (2.0 * ad + al);
+                let ml = mass - 2.0 * md;
+                let ixy =
+                    ml * (6.0 * r * r + h * h) / 12.0 + 2.0 * md * (r * r / 4.0 + h * h / 4.0);
+                [ixy, ixy, ml * r * r + md * r * r]
+            }
+        }
+        GeomType::Ellipsoid => {
+            if !shell {
+                [
+                    mass * (s[1] * s[1] + s[2] * s[2]) / 5.0,
+                    mass * (s[0] * s[0] + s[2] * s[2]) / 5.0,
+                    mass * (s[0] * s[0] + s[1] * s[1]) / 5.0,
+                ]
+            } else {
+                [
+                    mass * (s[1] * s[1] + s[2] * s[2]) / 3.0,
+                    mass * (s[0] * s[0] + s[2] * s[2]) / 3.0,
+                    mass * (s[0] * s[0] + s[1] * s[1]) / 3.0,
+                ]
+            }
+        }
+        GeomType::Box => {
+            if !shell {
+                [
+                    mass * (s[1] * s[1] + s[2] * s[2]) / 3.0,
+                    mass * (s[0] * s[0] + s[2] * s[2]) / 3.0,
+                    mass * (s[0] * s[0] + s[1] * s[1]) / 3.0,
+                ]
+            } else {
+                let (a, b, c) = (s[0], s[1], s[2]);
+                let area = 8.0 * (a * b + b * c + c * a);
+                let f = |x: f64, y: f64, z: f64| {
+                    // faces normal to x (area 4yz) and the other two pairs
+                    let ax = 4.0 * y * z;
+                    let ay = 4.0 * x * z;
+                    let az = 4.0 * x * y;
+                    (2.0 * ax * (y * y + z * z) / 3.0
+                        + 2.0 * ay * (x * x / 1.0 + z * z / 3.0)
+                        + 2.0 * az * (x * x / 1.0 + y * y / 3.0))
+                        / area
+                };
+                [mass * f(a, b, c), mass * f(b, a, c), mass * f(c, a, b)]
+            }
+        }
+        _ => [0.0; 3],
+    }
+}
+
+fn resolve_quat(o: &Orientation, c: &CompilerSpec) -> std::result::Result<[f64; 4], String> {
+    let mut q = orient::resolve(o, c.degree, &c.eulerseq)?;
+    orient::normvec(&mut q);
+    Ok(q)
+}
+
+fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Result<CGeom> {
+    let g = &spec.geoms[gi];
+    let name = &g.name;
+    let err = |msg: String| cerr_obj(msg, "geom", name, g.line);
+    if g.condim != 1 && g.condim != 3 && g.condim != 4 && g.condim != 6 {
+        return Err(err("invalid condim in geom".into()));
+    }
+    if g.gtype == GeomType::Mesh {
+        return Err(Error::unsupported(
+            "mesh geoms are not supported by flexlab yet (flexcomp type=\"mesh\" is)",
+        )
+        .at_element("geom")
+        .at_line(g.line));
+    }
+    if g.gtype == GeomType::Plane && !weld_static {
+        return Err(err("plane only allowed in static bodies".into()));
+    }
+    let mut pos = g.pos;
+    let mut size = g.size;
+    let quat;
+    if let Some(ft) = g.fromto {
+        if !matches!(
+            g.gtype,
+            GeomType::Capsule | GeomType::Cylinder | GeomType::Ellipsoid | GeomType::Box
+        ) {
+            return Err(err(
+                "fromto requires capsule, cylinder, box or ellipsoid in geom".into(),
+            ));
+        }
+        if pos != [0.0; 3] {
+            return Err(err("both pos and fromto defined in geom".into()));
+        }
+        let mut v = [ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]];
+        size[1] = orient::normvec(&mut v) / 2.0;
+        if size[1] < math::EPS {
+            return Err(err("fromto points too close in geom".into()));
+        }
+        if matches!(g.gtype, GeomType::Ellipsoid | GeomType::Box) {
+            size[2] = size[1];
+            size[1] = size[0];
+        }
+        pos = [
+            (ft[0] + ft[3]) / 2.0,
+            (ft[1] + ft[4]) / 2.0,
+            (ft[2] + ft[5]) / 2.0,
+        ];
+        quat = orient::z_to_quat(&v);
+    } else {
+        quat = resolve_quat(&g.orient, &spec.compiler).map_err(|e| {
+            err(format!(
+                "orientation specification error '{e}' in geom {gi}"
+            ))
+        })?;
+    }
+    if g.gtype == GeomType::Plane {
+        if size[2] <= 0.0 {
+            return Err(err("plane size(3) must be positive".into()));
+        }
+    } else {
+        for i in 0..GEOMINFO[g.gtype as usize] {
+            if size[i] <= 0.0 {
+                return Err(err(format!("size {i} must be positive in geom")));
+            }
+        }
+    }
+    let aamm: [f64; 6] = match g.gtype {
+        GeomType::Sphere => [-size[0], -size[0], -size[0], size[0], size[0], size[0]],
+        GeomType::Capsule => [
+            -size[0],
+            -size[0],
+            -(size[0] + size[1]),
+            size[0],
+            size[0],
+            size[0] + size[1],
+        ],
+        GeomType::Cylinder => [-size[0], -size[0], -size[1], size[0], size[0], size[1]],
+        GeomType::Plane => [
+            -math::MAXVAL,
+            -math::MAXVAL,
+            -math::MAXVAL,
+            math::MAXVAL,
+            math::MAXVAL,
+            0.0,
+        ],
+        _ => [-size[0], -size[1], -size[2], size[0], size[1], size[2]],
+    };
+    let aabb = [
+        (aamm[3] + aamm[0]) / 2.0,
+        (aamm[4] + aamm[1]) / 2.0,
+        (aamm[5] + aamm[2]) / 2.0,
+        (aamm[3] - aamm[0]) / 2.0,
+        (aamm[4] - aamm[1]) / 2.0,
+        (aamm[5] - aamm[2]) / 2.0,
+    ];
+    let rbound = match g.gtype {
+        GeomType::Sphere => size[0],
+        GeomType::Capsule => size[0] + size[1],
+        GeomType::Cylinder => (size[0] * size[0] + size[1] * size[1]).sqrt(),
+        GeomType::Ellipsoid => size[0].max(size[1]).max(size[2]),
+        GeomType::Box => (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt(),
+        _ => 0.0,
+    };
+    // mass and inertia (only geoms that contribute to the body's inertia)
+    let mut mass = 0.0;
+    let mut inertia = [0.0; 3];
+    let b = &spec.bodies[body];
+    let infer = body > 0
+        && (!b.explicit_inertial || spec.compiler.inertiafromgeom == TriState::True)
+        && g.group >= spec.compiler.inertiagrouprange[0]
+        && g.group <= spec.compiler.inertiagrouprange[1];
+    if infer {
+        let vol = geom_volume(g.gtype, &size, g.shellinertia);
+        if g.mass >= 0.0 {
+            if g.mass == 0.0 {
+                mass = 0.0;
+            } else if vol > math::EPS {
+                mass = g.mass;
+                inertia = geom_inertia(g.gtype, &size, mass, g.shellinertia);
+            }
+        } else if g.density != 0.0 {
+            mass = g.density * vol;
+            inertia = geom_inertia(g.gtype, &size, mass, g.shellinertia);
+        }
+        if mass < 0.0 || inertia.iter().any(|&x| x < 0.0) || g.density < 0.0 {
+            return Err(err("mass, inertia or density are negative in geom".into()));
+        }
+    }
+    Ok(CGeom {
+        spec: gi,
+        body,
+        pos,
+        quat,
+        size,
+        mass,
+        inertia,
+        aabb,
+        rbound,
+    })
+}
+
+fn global_inertia(local: &[f64; 3], quat: &[f64; 4]) -> [f64; 6] {
+    let m = math::quat_to_mat(quat);
+    let t = [
+        m[0] * local[0],
+        m[3] * local[0],
+        m[6] * local[0],
+        m[1] * local[1],
+        m[4] * local[1],
+        m[7] * local[1],
+        m[2] * local[2],
+        m[5] * local[2],
+        m[8] * local[2],
+    ];
+    [
+        m[0] * t[0] + m[1] * t[3] + m[2] * t[6],
+        m[3] * t[1] + m[4] * t[4] + m[5] * t[7],
+        m[6] * t[2] + m[7] * t[5] + m[8] * t[8],
+        m[0] * t[1] + m[1] * t[4] + m[2] * t[7],
+        m[0] * t[2] + m[1] * t[5] + m[2] * t[8],
+        m[3] * t[2] + m[4] * t[5] + m[5] * t[8],
+    ]
+}
+
+fn full_inertia(full: &[f64; 6]) -> std::result::Result<([f64; 3], [f64; 4]), String> {
+    let mat = [
+        full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5], full[2],
+    ];
+    let (val, q) = eig3(&mat);
+    if val[2] < math::EPS {
+        return Err("inertia must have positive eigenvalues".into());
+    }
+    Ok((val, q))
+}
+
+fn build(spec: &Spec) -> Result<Model> {
+    let c = &spec.compiler;
+    // ---- bodies in depth-first order
+    let mut order = Vec::with_capacity(spec.bodies.len());
+    let mut stack = vec![0usize];
+    while let Some(b) = stack.pop() {
+        order.push(b);
+        for &ch in spec.bodies[b].children.iter().rev() {
+            stack.push(ch);
+        }
+    }
+    let nbody = order.len();
+    if nbody + spec.flexes.len() >= 65534 {
+        return Err(Error::compile(
+            "number of bodies plus flexes must be less than 65534",
+        ));
+    }
+    let mut newid = vec![0usize; spec.bodies.len()];
+    for (i, &b) in order.iter().enumerate() {
+        newid[b] = i;
+    }
+    let mut names_body: Vec<String> = Vec::with_capacity(nbody);
+    for &b in &order {
+        let n = &spec.bodies[b].name;
+        if !n.is_empty() && names_body.iter().any(|x| x == n) {
+            return Err(cerr_obj(
+                format!("repeated name '{n}' in body"),
+                "body",
+                n,
+                spec.bodies[b].line,
+            ));
+        }
+        names_body.push(n.clone());
+    }
+
+    let mut bodies: Vec<CBody> = Vec::with_capacity(nbody);
+    let mut geoms: Vec<CGeom> = Vec::new();
+    for (i, &sb) in order.iter().enumerate() {
+        let b = &spec.bodies[sb];
+        let err = |msg: String| cerr_obj(msg, "body", &b.name, b.line);
+        let parent = if i == 0 { 0 } else { newid[b.parent] };
+        let mut quat = resolve_quat(&b.orient, c)
+            .map_err(|e| err(format!("error '{e}' in frame alternative")))?;
+        orient::normvec(&mut quat);
+        let weld_root = !b.joints.is_empty() || b.mocap;
+        let weldid = if i == 0 {
+            0
+        } else if weld_root {
+            i
+        } else {
+            bodies[parent].weldid
+        };
+        let rootid = if i == 0 || parent == 0 {
+            i
+        } else {
+            bodies[parent].rootid
+        };
+        if b.mocap && (!b.joints.is_empty() || parent != 0) {
+            return Err(err(format!(
+                "mocap body '{}' is not a fixed child of world",
+                b.name
+            )));
+        }
+        let (xpos0, xquat0) = if i == 0 {
+            ([0.0; 3], [1.0, 0.0, 0.0, 0.0])
+        } else {
+            let p = &bodies[parent];
+            let r = math::rot_vec_quat(&b.pos, &p.xquat0);
+            (math::add3(&r, &p.xpos0), orient::mulquat(&p.xquat0, &quat))
+        };
+        // geoms
+        let weld_static = weldid == 0 || spec.bodies[order[weldid]].mocap;
+        let mut gids = Vec::new();
+        for &g in &b.geoms {
+            let cg = compile_geom(spec, g, sb, weld_static)?;
+            gids.push(geoms.len());
+            geoms.push(CGeom { body: i, ..cg });
+        }
+        // inertia
+        let mut mass = b.mass;
+        let mut inertia = b.inertia;
+        let mut ipos: Option<[f64; 3]> = if b.explicit_inertial {
+            Some(b.ipos)
+        } else {
+            None
+        };
+        let mut iquat = resolve_quat(&b.iorient, c)
+            .map_err(|e| err(format!("error '{e}' in inertia alternative")))?;
+        if let Some(full) = b.fullinertia {
+            let (val, q) =
+                full_inertia(&full).map_err(|e| err(format!("error '{e}' in fullinertia")))?;
+            inertia = val;
+            iquat = q;
+        }
+        if i > 0
+            && (c.inertiafromgeom == TriState::True
+                || (ipos.is_none() && c.inertiafromgeom == TriState::Auto))
+        {
+            let sel: Vec<&CGeom> = gids
+                .iter()
+                .map(|&k| &geoms[k])
+                .filter(|g| {
+                    let gs = &spec.geoms[g.spec];
+                    gs.group >= c.inertiagrouprange[0]
+                        && gs.group <= c.inertiagrouprange[1]
+                        && g.mass > math::EPS
+                })
+                .collect();
+            if sel.len() == 1 {
+                ipos = Some(sel[0].pos);
+                iquat = sel[0].quat;
+                mass = sel[0].mass;
+                inertia = sel[0].inertia;
+            } else if sel.len() > 1 {
+                mass = 0.0;
+                let mut com = [0.0; 3];
+                for g in &sel {
+                    mass += g.mass;
+                    for k in 0..3 {
+                        com[k] += g.mass * g.pos[k];
+                    }
+                }
+                if mass < math::EPS {
+                    return Err(err(
+                        "body mass is too small, cannot compute center of mass".into()
+                    ));
+                }
+                let ip = [com[0] / mass, com[1] / mass, com[2] / mass];
+                let mut tot = [0.0; 6];
+                for g in &sel {
+                    let d = math::sub3(&g.pos, &ip);
+                    let i0 = global_inertia(&g.inertia, &g.quat);
+                    let i1 = [
+                        g.mass * (d[1] * d[1] + d[2] * d[2]),
+                        g.mass * (d[0] * d[0] + d[2] * d[2]),
+                        g.mass * (d[0] * d[0] + d[1] * d[1]),
+                        -g.mass * d[0] * d[1],
+                        -g.mass * d[0] * d[2],
+                        -g.mass * d[1] * d[2],
+                    ];
+                    for k in 0..6 {
+                        tot[k] = tot[k] + i0[k] + i1[k];
+                    }
+                }
+                let (val, q) = full_inertia(&tot)
+                    .map_err(|e| err(format!("error '{e}' in alternative for principal axes")))?;
+                ipos = Some(ip);
+                iquat = q;
+                inertia = val;
+            }
+        }
+        let ipos = match ipos {
+            Some(p) => p,
+            None => {
+                // MuJoCo copies the body frame into an undefined inertial frame
+                iquat = quat;
+                b.pos
+            }
+        };
+        orient::normvec(&mut iquat);
+        if i > 0 {
+            mass = mass.max(c.boundmass);
+            for k in 0..3 {
+                inertia[k] = inertia[k].max(c.boundinertia);
+            }
+            if mass < 0.0 || inertia.iter().any(|&x| x < 0.0) {
+                return Err(err("mass and inertia cannot be negative".into()));
+            }
+            if inertia[0] + inertia[1] < inertia[2]
+                || inertia[0] + inertia[2] < inertia[1]
+                || inertia[1] + inertia[2] < inertia[0]
+            {
+                if c.balanceinertia {
+                    let a = (inertia[0] + inertia[1] + inertia[2]) / 3.0;
+                    inertia = [a; 3];
+                } else {
+                    return Err(err(
+                        "inertia must satisfy A + B >= C; use 'balanceinertia' to fix".into(),
+                    ));
+                }
+            }
+        }
+        bodies.push(CBody {
+            spec: sb,
+            parent,
+            weldid,
+            rootid,
+            pos: b.pos,
+            quat,
+            ipos,
+            iquat,
+            mass,
+            inertia,
+            xpos0,
+            xquat0,
+            joints: b.joints.clone(),
+            geoms: gids,
+            sites: b.sites.clone(),
+            dofnum: 0,
+        });
+    }
+
+    // ---- joints and dofs in body order
+    let mut m = Model {
+        name: spec.modelname.clone(),
+        opt: spec.option.clone(),
+        ..Default::default()
+    };
+    m.nbody = nbody;
+    let mut jnt_order: Vec<(usize, usize)> = Vec::new(); // (spec joint, body)
+    for (i, b) in bodies.iter().enumerate() {
+        for &j in &b.joints {
+            jnt_order.push((j, i));
+        }
+    }
+    let njnt = jnt_order.len();
+    m.njnt = njnt;
+    let mut qposadr = 0usize;
+    let mut dofadr = 0usize;
+    let mut lastdof: Vec<i32> = vec![-1; nbody];
+    m.body_jntnum = vec![0; nbody];
+    m.body_jntadr = vec![-1; nbody];
+    m.body_dofnum = vec![0; nbody];
+    m.body_dofadr = vec![-1; nbody];
+    for (ji, &(sj, bi)) in jnt_order.iter().enumerate() {
+        let j = &spec.joints[sj];
+        let err = |msg: String| cerr_obj(msg, "joint", &j.name, j.line);
+        if m.body_jntnum[bi] == 0 {
+            m.body_jntadr[bi] = ji as i32;
+        }
+        m.body_jntnum[bi] += 1;
+        let (nq, nv) = match j.jtype {
+            JointType::Free => (7, 6),
+            JointType::Ball => (4, 3),
+            _ => (1, 1),
+        };
+        let mut limited = match j.jtype {
+            JointType::Free => false,
+            _ => match j.limited {
+                TriState::True => true,
+                TriState::False => false,
+                TriState::Auto => {
+                    let hasrange = !(j.range[0] == 0.0 && j.range[1] == 0.0);
+                    if !c.autolimits && hasrange {
+                        return Err(err("joint has `range` but not `limited`. set the autolimits=\"true\" compiler option, specify `limited` explicitly (\"true\" or \"false\"), or remove the `range` attribute.".into()));
+                    }
+                    j.range[0] < j.range[1]
+                }
+            },
+        };
+        if j.jtype == JointType::Free && j.limited == TriState::True {
+            return Err(err("limits should not be defined in free joint".into()));
+        }
+        let mut range = j.range;
+        if limited {
+            if range[0] >= range[1] && j.jtype != JointType::Ball {
+                return Err(err(
+                    "range[0] should be smaller than range[1] in joint".into()
+                ));
+            }
+            if range[0] != 0.0 && j.jtype == JointType::Ball {
+                return Err(err("range[0] should be 0 in ball joint".into()));
+            }
+            if c.degree && matches!(j.jtype, JointType::Hinge | JointType::Ball) {
+                range[0] *= math::PI / 180.0;
+                range[1] *= math::PI / 180.0;
+            }
+        } else if j.jtype == JointType::Free {
+            limited = false;
+        }
+        let mut axis = if matches!(j.jtype, JointType::Free | JointType::Ball) {
+            [0.0, 0.0, 1.0]
+        } else {
+            j.axis
+        };
+        if orient::normvec(&mut axis) < math::EPS {
+            return Err(err("axis too small in joint".into()));
+        }
+        let pos = if j.jtype == JointType::Free {
+            [0.0; 3]
+        } else {
+            j.pos
+        };
+        let (mut reference, mut springref) = (j.reference, j.springref);
+        if j.jtype == JointType::Hinge && c.degree {
+            reference *= math::PI / 180.0;
+            springref *= math::PI / 180.0;
+        }
+        m.jnt_type.push(j.jtype as i32);
+        m.jnt_qposadr.push(qposadr as i32);
+        m.jnt_dofadr.push(dofadr as i32);
+        m.jnt_bodyid.push(bi as i32);
+        m.jnt_group.push(j.group);
+        m.jnt_limited.push(limited as u8);
+        m.jnt_solref.extend_from_slice(&j.solref_limit);
+        m.jnt_solimp.extend_from_slice(&j.solimp_limit);
+        m.jnt_pos.extend_from_slice(&pos);
+        m.jnt_axis.extend_from_slice(&axis);
+        m.jnt_stiffness.push(j.stiffness);
+        m.jnt_range.extend_from_slice(&range);
+        m.jnt_margin.push(j.margin);
+        m.names_jnt.push(j.name.clone());
+        // qpos0 / qpos_spring
+        let b = &bodies[bi];
+        match j.jtype {
+            JointType::Free => {
+                m.qpos0.extend_from_slice(&b.pos);
+                m.qpos0.extend_from_slice(&b.quat);
+                m.qpos_spring.extend_from_slice(&b.pos);
+                m.qpos_spring.extend_from_slice(&b.quat);
+            }
+            JointType::Ball => {
+                m.qpos0.extend_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+                m.qpos_spring.extend_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+            }
+            _ => {
+                m.qpos0.push(reference);
+                m.qpos_spring.push(springref);
+            }
+        }
+        if m.body_dofnum[bi] == 0 {
+            m.body_dofadr[bi] = dofadr as i32;
+        }
+        m.body_dofnum[bi] += nv;
+        for _ in 0..nv {
+            m.dof_bodyid.push(bi as i32);
+            m.dof_jntid.push(ji as i32);
+            m.dof_solref.extend_from_slice(&j.solref_friction);
+            m.dof_solimp.extend_from_slice(&j.solimp_friction);
+            m.dof_frictionloss.push(j.frictionloss);
+            m.dof_armature.push(j.armature);
+            m.dof_damping.push(j.damping);
+            // dof parent: previous dof in this body, else the last dof of the ancestors
+            let parentdof = if lastdof[bi] >= 0 {
+                lastdof[bi]
+            } else {
+                ancestor_lastdof(&bodies, &lastdof, bi)
+            };
+            m.dof_parentid.push(parentdof);
+            lastdof[bi] = dofadr as i32;
+            dofadr += 1;
+        }
+        qposadr += nq;
+    }
+    for (i, b) in bodies.iter_mut().enumerate() {
+        b.dofnum = m.body_dofnum[i] as usize;
+        let nfree = b
+            .joints
+            .iter()
+            .filter(|&&j| spec.joints[j].jtype == JointType::Free)
+            .count();
+        let sb = &spec.bodies[b.spec];
+        if nfree > 1 || (nfree == 1 && b.joints.len() > 1) {
+            return Err(cerr_obj(
+                "free joint can only appear by itself",
+                "body",
+                &sb.name,
+                sb.line,
+            ));
+        }
+        if nfree == 1 && b.parent != 0 {
+            return Err(cerr_obj(
+                "free joint can only be used on top level",
+                "body",
+                &sb.name,
+                sb.line,
+            ));
+        }
+        if b.dofnum > 6 {
+            return Err(cerr_obj(
+                format!("more than 6 dofs in body '{}'", sb.name),
+                "body",
+                &sb.name,
+                sb.line,
+            ));
+        }
+        let mut hasball = false;
+        for &j in &b.joints {
+            let t = spec.joints[j].jtype;
+            if matches!(t, JointType::Ball | JointType::Hinge) && hasball {
+                return Err(cerr_obj(
+                    format!("ball followed by rotation in body '{}'", sb.name),
+                    "body",
+                    &sb.name,
+                    sb.line,
+                ));
+            }
+            if t == JointType::Ball {
+                hasball = true;
+            }
+        }
+    }
+    m.nq = qposadr;
+    m.nv = dofadr;
+
+    // ---- body arrays, simple flags
+    m.nmocap = 0;
+    for (i, b) in bodies.iter().enumerate() {
+        let sb = &spec.bodies[b.spec];
+        m.body_parentid.push(b.parent as i32);
+        m.body_rootid.push(b.rootid as i32);
+        m.body_weldid.push(b.weldid as i32);
+        if sb.mocap {
+            m.body_mocapid.push(m.nmocap as i32);
+            m.nmocap += 1;
+        } else {
+            m.body_mocapid.push(-1);
+        }
+        m.body_geomnum.push(b.geoms.len() as i32);
+        m.body_geomadr.push(if b.geoms.is_empty() {
+            -1
+        } else {
+            b.geoms[0] as i32
+        });
+        m.body_pos.extend_from_slice(&b.pos);
+        m.body_quat.extend_from_slice(&b.quat);
+        m.body_ipos.extend_from_slice(&b.ipos);
+        m.body_iquat.extend_from_slice(&b.iquat);
+        m.body_mass.push(b.mass);
+        m.body_inertia.extend_from_slice(&b.inertia);
+        m.body_gravcomp.push(sb.gravcomp);
+        let (mut ct, mut ca) = (0, 0);
+        for &g in &b.geoms {
+            ct |= spec.geoms[geoms[g].spec].contype;
+            ca |= spec.geoms[geoms[g].spec].conaffinity;
+        }
+        m.body_contype.push(ct);
+        m.body_conaffinity.push(ca);
+        // sameframe: inertial frame equal to body frame
+        let null_pos = setconst::is_null_vec3(&b.ipos);
+        let null_quat = setconst::is_null_quat(&b.iquat);
+        // exact test here (drives body_simple); set_const recomputes with a tolerance
+        m.body_sameframe.push(if null_pos && null_quat {
+            1
+        } else if null_quat {
+            3
+        } else {
+            0
+        });
+        if i > 0 && !b.joints.is_empty() && !check_mass(&bodies, &m, i) {
+            return Err(cerr_obj(
+                "mass and inertia of moving bodies must be larger than mjMINVAL",
+                "body",
+                &sb.name,
+                sb.line,
+            ));
+        }
+    }
+    // body_subtreemass
+    let mut sub = m.body_mass.clone();
+    for i in (1..nbody).rev() {
+        let p = bodies[i].parent;
+        sub[p] += sub[i];
+    }
+    m.body_subtreemass = sub;
+    // simple bodies (MuJoCo's fast paths for sliders under a static parent)
+    let mut simple = vec![0u8; nbody];
+    for i in 0..nbody {
+        let p = bodies[i].parent;
+        let sameframe = m.body_sameframe[i] == 1;
+        let s = sameframe
+            && (bodies[i].rootid == i || (m.body_parentid[p] == 0 && m.body_dofnum[p] == 0));
+        simple[i] = s as u8;
+        if !spec.bodies[bodies[i].spec].simple {
+            simple[i] = 0;
+        }
+        if i > 0 && p > 0 {
+            simple[p] = 0;
+        }
+        let mut rotfound = false;
+        for &j in &bodies[i].joints {
+            let js = &spec.joints[j];
+            let a = &js.axis;
+            let mut ax = *a;
+            orient::normvec(&mut ax);
+            let aligned = (ax[0].abs() > math::EPS) as i32
+                + (ax[1].abs() > math::EPS) as i32
+                + (ax[2].abs() > math::EPS) as i32
+                == 1;
+            let jpos = if js.jtype == JointType::Free {
+                [0.0; 3]
+            } else {
+                js.pos
+            };
+            if rotfound
+                || jpos != [0.0; 3]
+                || (matches!(js.jtype, JointType::Hinge | JointType::Slide) && !aligned)
+            {
+                simple[i] = 0;
+            }
+            if matches!(js.jtype, JointType::Ball | JointType::Hinge) {
+                rotfound = true;
+            }
+        }
+    }
+    for i in 0..nbody {
+        if simple[i] != 0 && m.body_dofnum[i] > 0 {
+            simple[i] = 2;
+            if bodies[i]
+                .joints
+                .iter()
+                .any(|&j| spec.joints[j].jtype != JointType::Slide)
+            {
+                simple[i] = 1;
+            }
+        }
+    }
+    m.body_simple = simple;
+    let mut dof_simplenum = vec![0i32; m.nv];
+    let mut count = 0;
+    for i in (0..m.nv).rev() {
+        if m.body_simple[m.dof_bodyid[i] as usize] != 0 {
+            count += 1;
+        } else {
+            count = 0;
+        }
+        dof_simplenum[i] = count;
+    }
+    m.dof_simplenum = dof_simplenum;
+    // trees
+    m.body_treeid = vec![-1; nbody];
+    let mut ntree = 0;
+    for i in 1..nbody {
+        let p = bodies[i].parent;
+        if m.body_treeid[p] >= 0 {
+            m.body_treeid[i] = m.body_treeid[p];
+        } else if m.body_dofnum[i] > 0 {
+            m.body_treeid[i] = ntree;
+            ntree += 1;
+        }
+    }
+    m.ntree = ntree as usize;
+    m.dof_treeid = m
+        .dof_bodyid
+        .iter()
+        .map(|&b| m.body_treeid[b as usize])
+        .collect();
+
+    // ---- sparse mass-matrix layout (lower triangle rows, diagonal last)
+    make_m_sparse(&mut m);
+
+    // ---- geoms
+    m.ngeom = geoms.len();
+    for g in &geoms {
+        let gs = &spec.geoms[g.spec];
+        m.geom_type.push(gs.gtype as i32);
+        m.geom_contype.push(gs.contype);
+        m.geom_conaffinity.push(gs.conaffinity);
+        m.geom_condim.push(gs.condim);
+        m.geom_bodyid.push(g.body as i32);
+        m.geom_dataid.push(-1);
+        m.geom_group.push(gs.group);
+        m.geom_priority.push(gs.priority);
+        m.geom_sameframe.push(0); // set by set_const
+        m.geom_solmix.push(gs.solmix);
+        m.geom_solref.extend_from_slice(&gs.solref);
+        m.geom_solimp.extend_from_slice(&gs.solimp);
+        m.geom_size.extend_from_slice(&g.size);
+        m.geom_aabb.extend_from_slice(&g.aabb);
+        m.geom_rbound.push(g.rbound);
+        m.geom_pos.extend_from_slice(&g.pos);
+        m.geom_quat.extend_from_slice(&g.quat);
+        m.geom_friction.extend_from_slice(&gs.friction);
+        m.geom_margin.push(gs.margin);
+        m.geom_gap.push(gs.gap);
+        let rgba = spec
+            .materials
+            .iter()
+            .find(|mt| !gs.material.is_empty() && mt.name == gs.material)
+            .map(|mt| mt.rgba);
+        m.geom_rgba.extend_from_slice(&rgba.unwrap_or(gs.rgba));
+        m.names_geom.push(gs.name.clone());
+    }
+
+    // ---- sites
+    for (bi, b) in bodies.iter().enumerate() {
+        for &s in &b.sites {
+            let ss = &spec.sites[s];
+            let mut pos = ss.pos;
+            let mut size = ss.size;
+            let quat = if let Some(ft) = ss.fromto {
+                let mut v = [ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]];
+                size[1] = orient::normvec(&mut v) / 2.0;
+                pos = [
+                    (ft[0] + ft[3]) / 2.0,
+                    (ft[1] + ft[4]) / 2.0,
+                    (ft[2] + ft[5]) / 2.0,
+                ];
+                orient::z_to_quat(&v)
+            } else {
+                resolve_quat(&ss.orient, c).map_err(|e| {
+                    cerr_obj(
+                        format!("orientation error '{e}' in site"),
+                        "site",
+                        &ss.name,
+                        ss.line,
+                    )
+                })?
+            };
+            m.site_type.push(ss.gtype as i32);
+            m.site_bodyid.push(bi as i32);
+            m.site_sameframe.push(0); // set by set_const
+            m.site_size.extend_from_slice(&size);
+            m.site_pos.extend_from_slice(&pos);
+            m.site_quat.extend_from_slice(&quat);
+            m.site_rgba.extend_from_slice(&ss.rgba);
+            m.names_site.push(ss.name.clone());
+        }
+    }
+    m.nsite = m.site_type.len();
+    for v in &spec.cameras {
+        m.cam_bodyid.push(newid[v.body] as i32);
+        m.cam_pos.extend_from_slice(&v.pos);
+        let q = resolve_quat(&v.orient, c).unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        m.cam_quat.extend_from_slice(&q);
+        m.cam_fovy.push(v.fovy);
+    }
+    m.ncam = spec.cameras.len();
+    for v in &spec.lights {
+        m.light_bodyid.push(newid[v.body] as i32);
+        m.light_pos.extend_from_slice(&v.pos);
+        m.light_dir.extend_from_slice(&v.dir);
+    }
+    m.nlight = spec.lights.len();
+
+    m.names_body = names_body;
+
+    // ---- flexes
+    let names_body = m.names_body.clone();
+    let body_lookup = |name: &str| -> Option<usize> { names_body.iter().position(|n| n == name) };
+    let xpos0: Vec<[f64; 3]> = bodies.iter().map(|b| b.xpos0).collect();
+    let xquat0: Vec<[f64; 4]> = bodies.iter().map(|b| b.xquat0).collect();
+    let njnt_body: Vec<usize> = bodies.iter().map(|b| b.joints.len()).collect();
+    let frames = flex::BodyFrames {
+        xpos0: &xpos0,
+        xquat0: &xquat0,
+        njnt: &njnt_body,
+    };
+    let mut compiled = Vec::with_capacity(spec.flexes.len());
+    for (fi, f) in spec.flexes.iter().enumerate() {
+        if !f.name.is_empty() && spec.flexes[..fi].iter().any(|g| g.name == f.name) {
+            return Err(cerr_obj(
+                format!("repeated name '{}' in flex", f.name),
+                "flex",
+                &f.name,
+                f.line,
+            ));
+        }
+        let matid = if f.material.is_empty() {
+            -1
+        } else {
+            spec.materials
+                .iter()
+                .position(|mt| mt.name == f.material)
+                .map(|p| p as i32)
+                .ok_or_else(|| {
+                    cerr_obj(
+                        format!("unknown material '{}' in flex", f.material),
+                        "flex",
+                        &f.name,
+                        f.line,
+                    )
+                })?
+        };
+        let strain = spec
+            .equalities
+            .iter()
+            .any(|q| q.eqtype == EqType::FlexStrain && q.name1 == f.name);
+        let cf = flex::compile(f, &body_lookup, &frames, matid, strain).map_err(|e| {
+            Error {
+                location: e.location.clone(),
+                ..e
+            }
+            .at_element("flex")
+            .at_object(&f.name)
+            .at_line(f.line)
+        })?;
+        compiled.push(cf);
+    }
+    copy_flexes(&mut m, spec, &compiled, &bodies)?;
+
+    // ---- equalities
+    compile_equalities(&mut m, spec, &compiled)?;
+
+    // ---- keyframes
+    for k in &spec.keys {
+        let err = |msg: String| cerr_obj(msg, "key", &k.name, k.line);
+        m.key_time.push(k.time);
+        match &k.qpos {
+            Some(q) if q.len() != m.nq => {
+                return Err(err(format!("invalid qpos size, expected length {}", m.nq)))
+            }
+            Some(q) => m.key_qpos.extend_from_slice(q),
+            None => {
+                let q0 = m.qpos0.clone();
+                m.key_qpos.extend_from_slice(&q0)
+            }
+        }
+        match &k.qvel {
+            Some(v) if v.len() != m.nv => {
+                return Err(err(format!("invalid qvel size, expected length {}", m.nv)))
+            }
+            Some(v) => m.key_qvel.extend_from_slice(v),
+            None => m.key_qvel.extend(std::iter::repeat_n(0.0, m.nv)),
+        }
+        let mut mpos = Vec::new();
+        let mut mquat = Vec::new();
+        for b in 0..nbody {
+            if m.body_mocapid[b] >= 0 {
+                mpos.extend_from_slice(&m.body_pos[3 * b..3 * b + 3]);
+                mquat.extend_from_slice(&m.body_quat[4 * b..4 * b + 4]);
+            }
+        }
+        if let Some(p) = &k.mpos {
+            if p.len() != 3 * m.nmocap {
+                return Err(err(format!(
+                    "invalid mpos size, expected length {}",
+                    3 * m.nmocap
+                )));
+            }
+            mpos = p.clone();
+        }
+        if let Some(q) = &k.mquat {
+            if q.len() != 4 * m.nmocap {
+                return Err(err(format!(
+                    "invalid mquat size, expected length {}",
+                    4 * m.nmocap
+                )));
+            }
+            mquat = q.clone();
+        }
+        m.key_mpos.extend_from_slice(&mpos);
+        m.key_mquat.extend_from_slice(&mquat);
+        m.names_key.push(k.name.clone());
+    }
+    m.nkey = spec.keys.len();
+
+    // ---- contact exclusions
+    for ex in &spec.excludes {
+        let b1 = body_lookup(&ex.body1).ok_or_else(|| {
+            cerr_obj(
+                format!("unknown body '{}' in exclude", ex.body1),
+                "exclude",
+                "",
+                ex.line,
+            )
+        })?;
+        let b2 = body_lookup(&ex.body2).ok_or_else(|| {
+            cerr_obj(
+                format!("unknown body '{}' in exclude", ex.body2),
+                "exclude",
+                "",
+                ex.line,
+            )
+        })?;
+        m.exclude_signature
+            .push(((b1.min(b2) as i32) << 16) + b1.max(b2) as i32);
+    }
+    m.nexclude = m.exclude_signature.len();
+    m.nskin = spec.skins.len();
+    Ok(m)
+}
+
+fn ancestor_lastdof(bodies: &[CBody], lastdof: &[i32], bi: usize) -> i32 {
+    let mut b = bodies[bi].parent;
+    loop {
+        if lastdof[b] >= 0 {
+            return lastdof[b];
+        }
+        if b == 0 {
+            return -1;
+        }
+        b = bodies[b].parent;
+    }
+}
+
+fn check_mass(bodies: &[CBody], m: &Model, i: usize) -> bool {
+    let b = &bodies[i];
+    if b.mass >= math::MINVAL && b.inertia.iter().all(|&x| x >= math::MINVAL) {
+        return true;
+    }
+    (i + 1..bodies.len())
+        .filter(|&k| m.body_parentid.get(k).is_none_or(|_| true) && bodies[k].parent == i)
+        .any(|k| check_mass(bodies, m, k))
+}
+
+/// M's reduced sparse layout: each row holds its ancestor dofs then the diagonal; simple dofs
+/// keep only the diagonal.
+fn make_m_sparse(m: &mut Model) {
+    let nv = m.nv;
+    let mut rownnz = vec![0i32; nv];
+    for i in (0..nv).rev() {
+        rownnz[i] += 1;
+        if m.dof_simplenum[i] == 0 {
+            let mut j = m.dof_parentid[i];
+            while j >= 0 {
+                rownnz[i] += 1;
+                j = m.dof_parentid[j as usize];
+            }
+        }
+    }
+    let mut rowadr = vec![0i32; nv];
+    for i in 1..nv {
+        rowadr[i] = rowadr[i - 1] + rownnz[i - 1];
+    }
+    let nc = if nv > 0 {
+        (rowadr[nv - 1] + rownnz[nv - 1]) as usize
+    } else {
+        0
+    };
+    let mut colind = vec![0i32; nc];
+    for i in 0..nv {
+        let mut k = (rowadr[i] + rownnz[i] - 1) as usize;
+        colind[k] = i as i32;
+        if m.dof_simplenum[i] == 0 {
+            let mut j = m.dof_parentid[i];
+            while j >= 0 {
+                k -= 1;
+                colind[k] = j;
+                j = m.dof_parentid[j as usize];
+            }
+        }
+    }
+    // legacy qM addresses: each dof stores its diagonal then its ancestors
+    let mut madr = Vec::with_capacity(nv);
+    let mut adr = 0i32;
+    for i in 0..nv {
+        madr.push(adr);
+        adr += 1;
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            adr += 1;
+            j = m.dof_parentid[j as usize];
+        }
+    }
+    m.dof_Madr = madr;
+    m.M_rownnz = rownnz;
+    m.M_rowadr = rowadr;
+    m.M_colind = colind;
+    m.nC = nc;
+}
+
+fn copy_flexes(
+    m: &mut Model,
+    spec: &Spec,
+    fl: &[flex::CompiledFlex],
+    bodies: &[CBody],
+) -> Result<()> {
+    let (
+        mut vadr,
+        mut nadr,
+        mut eadr,
+        mut eladr,
+        mut edadr,
+        mut eeadr,
+        mut shadr,
+        mut tadr,
+        mut sadr,
+        mut badr,
+    ) = (0i32, 0i32, 0i32, 0i32, 0i32, 0i32, 0i32, 0i32, 0i32, 0i32);
+    for (f, c) in spec.flexes.iter().zip(fl.iter()) {
+        m.flex_contype.push(f.contype);
+        m.flex_conaffinity.push(f.conaffinity);
+        m.flex_condim.push(f.condim);
+        m.flex_priority.push(f.priority);
+        m.flex_solmix.push(f.solmix);
+        m.flex_solref.extend_from_slice(&f.solref);
+        m.flex_solimp.extend_from_slice(&f.solimp);
+        m.flex_friction.extend_from_slice(&f.friction);
+        m.flex_margin.push(f.margin);
+        m.flex_gap.push(f.gap);
+        m.flex_selfcollide.push(f.selfcollide);
+        m.flex_activelayers.push(f.activelayers);
+        m.flex_passive.push(f.passive as i32);
+        m.flex_dim.push(f.dim);
+        m.flex_matid.push(c.matid);
+        m.flex_group.push(f.group);
+        m.flex_interp.push(c.interp);
+        m.flex_cellnum.extend_from_slice(&c.cellnum);
+        m.flex_nodeadr.push(nadr);
+        m.flex_nodenum.push(c.nnode as i32);
+        m.flex_vertadr.push(vadr);
+        m.flex_vertnum.push(c.nvert as i32);
+        m.flex_edgeadr.push(eadr);
+        m.flex_edgenum.push(c.edge.len() as i32);
+        m.flex_elemadr.push(eladr);
+        m.flex_elemnum.push(c.nelem as i32);
+        m.flex_elemdataadr.push(edadr);
+        m.flex_elemedgeadr.push(eeadr);
+        let shellnum = (c.shell.len() / c.dim) as i32;
+        m.flex_shellnum.push(shellnum);
+        m.flex_shelldataadr
+            .push(if shellnum > 0 { shadr } else { -1 });
+        if c.texcoord.is_empty() {
+            m.flex_texcoordadr.push(-1);
+            m.flex_elemtexcoord.extend_from_slice(&c.elem);
+        } else {
+            m.flex_texcoordadr.push(tadr);
+            m.flex_texcoord.extend_from_slice(&c.texcoord);
+            m.flex_elemtexcoord.extend_from_slice(&c.elemtexcoord);
+            tadr += (c.texcoord.len() / 2) as i32;
+        }
+        let nodebody: Vec<i32> = if c.rigid && !c.nodebodyid.is_empty() {
+            vec![c.nodebodyid[0]; c.nnode]
+        } else {
+            c.nodebodyid.clone()
+        };
+        m.flex_nodebodyid.extend_from_slice(&nodebody);
+        let vb: Vec<i32> = if c.rigid && !c.interpolated {
+            vec![c.vertbodyid[0]; c.nvert]
+        } else {
+            c.vertbodyid.clone()
+        };
+        m.flex_vertbodyid.extend_from_slice(&vb);
+        for e in &c.edge {
+            m.flex_edge.extend_from_slice(e);
+        }
+        for e in &c.edgeflap {
+            m.flex_edgeflap.extend_from_slice(e);
+        }
+        if c.bendstencil.is_empty() {
+            m.flex_bendstencil
+                .extend(std::iter::repeat_n(-1, 4 * c.edge.len()));
+        } else {
+            for s in &c.bendstencil {
+                m.flex_bendstencil.extend_from_slice(s);
+            }
+        }
+        m.flex_elem.extend_from_slice(&c.elem);
+        m.flex_elemedge.extend_from_slice(&c.elemedge);
+        m.flex_elemlayer.extend_from_slice(&c.elemlayer);
+        m.flex_shell.extend_from_slice(&c.shell);
+        if c.vert.is_empty() {
+            m.flex_vert.extend(std::iter::repeat_n(0.0, 3 * c.nvert));
+        } else {
+            m.flex_vert.extend_from_slice(&c.vert);
+        }
+        m.flex_vert0.extend_from_slice(&c.vert0);
+        if c.node.is_empty() {
+            m.flex_node.extend(std::iter::repeat_n(0.0, 3 * c.nnode));
+        } else {
+            m.flex_node.extend_from_slice(&c.node);
+        }
+        m.flex_node0.extend_from_slice(&c.node0);
+        m.flex_radius.push(f.radius);
+        m.flex_size.extend_from_slice(&c.size);
+        if c.stiffness.is_empty() {
+            m.flex_stiffnessadr.push(-1);
+        } else {
+            m.flex_stiffnessadr.push(sadr);
+            m.flex_stiffness.extend_from_slice(&c.stiffness);
+            sadr += c.stiffness.len() as i32;
+        }
+        if c.bending.is_empty() {
+            m.flex_bendingadr.push(-1);
+        } else {
+            m.flex_bendingadr.push(badr);
+            m.flex_bending.extend_from_slice(&c.bending);
+            badr += c.bending.len() as i32;
+        }
+        m.flex_damping.push(f.damping);
+        m.flex_edgestiffness.push(f.edgestiffness);
+        m.flex_edgedamping.push(f.edgedamping);
+        m.flex_rigid.push(c.rigid as u8);
+        m.flex_centered.push(c.centered as u8);
+        m.flex_flatskin.push(f.flatskin as u8);
+        m.flex_rgba.extend_from_slice(&f.rgba);
+        m.flex_elastic3d.push(f.elastic3d);
+        for e in &c.edge {
+            let rigid = if c.rigid {
+                1
+            } else if !c.interpolated {
+                let b1 = c.vertbodyid[e[0] as usize] as usize;
+                let b2 = c.vertbodyid[e[1] as usize] as usize;
+                (bodies[b1].weldid == bodies[b2].weldid) as u8
+            } else {
+                0
+            };
+            m.flexedge_rigid.push(rigid);
+        }
+        // edge equality mode from the first equality naming this flex
+        let mode = spec
+            .equalities
+            .iter()
+            .find(|q| {
+                q.name1 == f.name
+                    && matches!(
+                        q.eqtype,
+                        EqType::Flex | EqType::FlexVert | EqType::FlexStrain
+                    )
+            })
+            .map(|q| match q.eqtype {
+                EqType::Flex => 1,
+                EqType::FlexVert => 2,
+                _ => 3,
+            })
+            .unwrap_or(0);
+        m.flex_edgeequality.push(mode);
+        m.names_flex.push(f.name.clone());
+
+        vadr += c.nvert as i32;
+        nadr += c.nnode as i32;
+        eadr += c.edge.len() as i32;
+        eladr += c.nelem as i32;
+        edadr += c.elem.len() as i32;
+        eeadr += c.elemedge.len() as i32;
+        shadr += c.shell.len() as i32;
+    }
+    m.nflex = fl.len();
+    m.nflexvert = vadr as usize;
+    m.nflexnode = nadr as usize;
+    m.nflexedge = eadr as usize;
+    m.nflexelem = eladr as usize;
+    m.nflexelemdata = edadr as usize;
+    m.nflexelemedge = eeadr as usize;
+    m.nflexshelldata = shadr as usize;
+    m.nflextexcoord = tadr as usize;
+    m.nflexstiffness = sadr as usize;
+    m.nflexbending = badr as usize;
+    Ok(())
+}
+
+fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> Result<()> {
+    for (i, q) in spec.equalities.iter().enumerate() {
+        let err = |msg: String| cerr_obj(msg, "equality", &q.name, q.line);
+        let (obj1, obj2, objtype) = match q.eqtype {
+            EqType::Connect | EqType::Weld => {
+                if q.sites {
+                    let s1 = m
+                        .names_site
+                        .iter()
+                        .position(|n| *n == q.name1)
+                        .ok_or_else(|| {
+                            err(format!(
+                                "unknown element '{}' in equality constraint",
+                                q.name1
+                            ))
+                        })?;
+                    let s2 = m
+                        .names_site
+                        .iter()
+                        .position(|n| *n == q.name2)
+                        .ok_or_else(|| {
+                            err(format!(
+                                "unknown element '{}' in equality constraint",
+                                q.name2
+                            ))
+                        })?;
+                    (s1 as i32, s2 as i32, 6)
+                } else {
+                    let b1 = m.body_id(&q.name1).ok_or_else(|| {
+                        err(format!(
+                            "unknown element '{}' in equality constraint",
+                            q.name1
+                        ))
+                    })?;
+                    let b2 = if q.name2.is_empty() {
+                        0
+                    } else {
+                        m.body_id(&q.name2).ok_or_else(|| {
+                            err(format!(
+                                "unknown element '{}' in equality constraint",
+                                q.name2
+                            ))
+                        })?
+                    };
+                    (b1 as i32, b2 as i32, 1)
+                }
+            }
+            EqType::Joint => {
+                let j1 = m
+                    .names_jnt
+                    .iter()
+                    .position(|n| *n == q.name1)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "unknown element '{}' in equality constraint",
+                            q.name1
+                        ))
+                    })?;
+                let j2 = if q.name2.is_empty() {
+                    -1
+                } else {
+                    m.names_jnt
+                        .iter()
+                        .position(|n| *n == q.name2)
+                        .ok_or_else(|| {
+                            err(format!(
+                                "unknown element '{}' in equality constraint",
+                                q.name2
+                            ))
+                        })? as i32
+                };
+                for j in [j1 as i32, j2] {
+                    if j >= 0 && !matches!(m.jnt_type[j as usize], 2 | 3) {
+                        return Err(err(
+                            "only HINGE and SLIDE joint allowed in constraint".into()
+                        ));
+                    }
+                }
+                (j1 as i32, j2, 3)
+            }
+            EqType::Tendon => {
+                return Err(Error::unsupported(
+                    "tendon equality is not supported by flexlab yet",
+                ))
+            }
+            EqType::Flex | EqType::FlexVert | EqType::FlexStrain => {
+                let f = m.flex_id(&q.name1).ok_or_else(|| {
+                    err(format!(
+                        "unknown element '{}' in equality constraint",
+                        q.name1
+                    ))
+                })?;
+                if fl[f].rigid {
+                    return Err(err(format!(
+                        "rigid flex '{}' in equality constraint {i}",
+                        q.name1
+                    )));
+                }
+                (f as i32, -1, 9)
+            }
+        };
+        m.eq_type.push(q.eqtype as i32);
+        m.eq_obj1id.push(obj1);
+        m.eq_obj2id.push(obj2);
+        m.eq_objtype.push(objtype);
+        m.eq_active0.push(q.active as u8);
+        m.eq_solref.extend_from_slice(&q.solref);
+        m.eq_solimp.extend_from_slice(&q.solimp);
+        m.eq_data.extend_from_slice(&q.data);
+        m.names_eq.push(q.name.clone());
+    }
+    m.neq = spec.equalities.len();
+    Ok(())
+}

@@ -1,0 +1,407 @@
+//! Model constants that need kinematics at the reference pose (MuJoCo's `mj_setConst`):
+//! frame flags, `dof_M0`, the flex edge Jacobian layout, rest edge lengths, inverse weights and
+//! statistics.
+
+use crate::data::Data;
+use crate::engine::{flex, inertia, jacobian, kinematics};
+use crate::error::Result;
+use crate::math;
+use crate::model::Model;
+
+const SAMEFRAME_EPS: f64 = 1e-6;
+
+pub fn is_null_vec3(v: &[f64; 3]) -> bool {
+    v.iter().all(|x| x.abs() < SAMEFRAME_EPS)
+}
+
+pub fn is_null_quat(q: &[f64; 4]) -> bool {
+    let plus = (q[0] - 1.0).abs() < SAMEFRAME_EPS && q[1..].iter().all(|x| x.abs() < SAMEFRAME_EPS);
+    let minus =
+        (q[0] + 1.0).abs() < SAMEFRAME_EPS && q[1..].iter().all(|x| x.abs() < SAMEFRAME_EPS);
+    plus || minus
+}
+
+fn same_quat(a: &[f64], b: &[f64]) -> bool {
+    let plus = (0..4).all(|k| (a[k] - b[k]).abs() < SAMEFRAME_EPS);
+    let minus = (0..4).all(|k| (a[k] + b[k]).abs() < SAMEFRAME_EPS);
+    plus || minus
+}
+
+fn same_vec(a: &[f64], b: &[f64]) -> bool {
+    (0..3).all(|k| (a[k] - b[k]).abs() < SAMEFRAME_EPS)
+}
+
+fn v3(a: &[f64], i: usize) -> [f64; 3] {
+    [a[3 * i], a[3 * i + 1], a[3 * i + 2]]
+}
+fn q4(a: &[f64], i: usize) -> [f64; 4] {
+    [a[4 * i], a[4 * i + 1], a[4 * i + 2], a[4 * i + 3]]
+}
+
+fn frame_flag(pos: &[f64; 3], quat: &[f64; 4], ipos: &[f64], iquat: &[f64]) -> u8 {
+    if is_null_vec3(pos) && is_null_quat(quat) {
+        1
+    } else if is_null_quat(quat) {
+        3
+    } else if same_vec(pos, ipos) && same_quat(quat, iquat) {
+        2
+    } else if same_quat(quat, iquat) {
+        4
+    } else {
+        0
+    }
+}
+
+fn set_sameframe(m: &mut Model) {
+    for i in 1..m.nbody {
+        let (p, q) = (v3(&m.body_ipos, i), q4(&m.body_iquat, i));
+        m.body_sameframe[i] = if is_null_vec3(&p) && is_null_quat(&q) {
+            1
+        } else if is_null_quat(&q) {
+            3
+        } else {
+            0
+        };
+    }
+    for g in 0..m.ngeom {
+        let b = m.geom_bodyid[g] as usize;
+        m.geom_sameframe[g] = frame_flag(
+            &v3(&m.geom_pos, g),
+            &q4(&m.geom_quat, g),
+            &m.body_ipos[3 * b..],
+            &m.body_iquat[4 * b..],
+        );
+    }
+    for s in 0..m.nsite {
+        let b = m.site_bodyid[s] as usize;
+        m.site_sameframe[s] = frame_flag(
+            &v3(&m.site_pos, s),
+            &q4(&m.site_quat, s),
+            &m.body_ipos[3 * b..],
+            &m.body_iquat[4 * b..],
+        );
+    }
+}
+
+/// Sparsity of `flexedge_J` (rows for flexes that need edge Jacobians; a true prefix sum over
+/// all edges, where MuJoCo restarts at 0 after a flex without Jacobians) and `nJfe`.
+fn flex_sparse(m: &mut Model, d: &Data) {
+    let mut s = jacobian::JacScratch::new(m.nv);
+    let ne = m.nflexedge;
+    m.flexedge_J_rownnz = vec![0; ne];
+    m.flexedge_J_rowadr = vec![0; ne];
+    let mut colind = Vec::new();
+    let mut adr = 0i32;
+    let mut njfe = 0usize;
+    for f in 0..m.nflex {
+        let e0 = m.flex_edgeadr[f] as usize;
+        let en = m.flex_edgenum[f] as usize;
+        if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
+            for e in e0..e0 + en {
+                m.flexedge_J_rowadr[e] = adr;
+            }
+            continue;
+        }
+        let skip = m.flex_edgeequality[f] == 0
+            && m.flex_edgedamping[f] == 0.0
+            && m.flex_edgestiffness[f] == 0.0
+            && m.flex_damping[f] == 0.0;
+        let vb = m.flex_vertadr[f] as usize;
+        for e in e0..e0 + en {
+            let b1 = m.flex_vertbodyid[vb + m.flex_edge[2 * e] as usize] as usize;
+            let b2 = m.flex_vertbodyid[vb + m.flex_edge[2 * e + 1] as usize] as usize;
+            // MuJoCo sizes nJfe by the ancestor dofs of both bodies whether or not rows are used
+            njfe += ancestor_dofs(m, b1, b2);
+            m.flexedge_J_rowadr[e] = adr;
+            if skip {
+                continue;
+            }
+            let p = [0.0; 3];
+            let nv = jacobian::jac_dif_pair(m, d, &mut s, b1, b2, &p, &p, false);
+            m.flexedge_J_rownnz[e] = nv as i32;
+            colind.extend_from_slice(&s.chain[..nv]);
+            adr += nv as i32;
+        }
+    }
+    m.nJfe = njfe.max(colind.len());
+    colind.resize(m.nJfe, 0);
+    m.flexedge_J_colind = colind;
+    m.flex_vertedgeadr = vec![0; m.nflexvert];
+    m.flex_vertedgenum = vec![0; m.nflexvert];
+    m.flex_vertedge = vec![0; 2 * m.nflexedge];
+    m.flex_vertmetric = vec![0.0; 4 * m.nflexvert];
+    m.flexvert_J_rownnz = vec![0; 2 * m.nflexvert];
+    m.flexvert_J_rowadr = vec![0; 2 * m.nflexvert];
+}
+
+fn ancestor_dofs(m: &Model, b1: usize, b2: usize) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    for mut b in [b1, b2] {
+        loop {
+            seen.insert(b);
+            if b == 0 {
+                break;
+            }
+            b = m.body_parentid[b] as usize;
+        }
+    }
+    seen.iter().map(|&b| m.body_dofnum[b] as usize).sum()
+}
+
+/// Runs MuJoCo's `mj_setConst` equivalents on a freshly built model.
+pub fn set_const(m: &mut Model) -> Result<()> {
+    set_sameframe(m);
+    m.dof_M0 = vec![0.0; m.nv];
+    m.body_invweight0 = vec![0.0; 2 * m.nbody];
+    m.dof_invweight0 = vec![0.0; m.nv];
+    m.flexedge_length0 = vec![0.0; m.nflexedge];
+    m.flexedge_invweight0 = vec![0.0; m.nflexedge];
+    m.flexedge_J_rownnz = vec![0; m.nflexedge];
+    m.flexedge_J_rowadr = vec![0; m.nflexedge];
+    m.flexedge_J_colind = Vec::new();
+    m.nJfe = 0;
+
+    let mut d = Data::new(m);
+    d.a.qpos.copy_from_slice(&m.qpos0);
+    kinematics::kinematics(m, &mut d);
+    kinematics::com_pos(m, &mut d);
+
+    // dof_M0 by composite rigid bodies at qpos0
+    let mut crb = d.a.cinert.clone();
+    for i in (1..m.nbody).rev() {
+        let p = m.body_parentid[i] as usize;
+        if p > 0 {
+            for k in 0..10 {
+                crb[10 * p + k] += crb[10 * i + k];
+            }
+        }
+    }
+    for i in 0..m.nv {
+        let b = m.dof_bodyid[i] as usize;
+        let buf = math::mul_inert_vec(&crb[10 * b..10 * b + 10], &d.a.cdof[6 * i..6 * i + 6]);
+        m.dof_M0[i] = m.dof_armature[i] + math::dot(&d.a.cdof[6 * i..6 * i + 6], &buf);
+    }
+
+    flex_sparse(m, &d);
+    let mut d = Data::new(m);
+    d.a.qpos.copy_from_slice(&m.qpos0);
+    kinematics::kinematics(m, &mut d);
+    kinematics::com_pos(m, &mut d);
+    inertia::make_m(m, &mut d);
+    inertia::factor_m(m, &mut d);
+    let rigid = std::mem::take(&mut m.flex_rigid);
+    m.flex_rigid = vec![0; rigid.len()];
+    let mut s = jacobian::JacScratch::new(m.nv);
+    let mut nodebuf = vec![0.0; 3 * m.nflexnode.max(1)];
+    flex::flex(m, &mut d, &mut s, &mut nodebuf);
+    m.flex_rigid = rigid;
+    m.flexedge_length0.copy_from_slice(&d.a.flexedge_length);
+
+    // inverse weights
+    let nv = m.nv;
+    for i in 1..m.nbody {
+        let w = m.body_weldid[i] as usize;
+        if m.body_dofnum[w] == 0 {
+            continue;
+        }
+        if m.body_simple[i] == 2 {
+            m.body_invweight0[2 * i] = 1.0 / m.body_mass[i].max(math::MINVAL);
+            continue;
+        }
+        // A = J M⁻¹ Jᵀ for translation (rows 0..3) and rotation (rows 3..6) at the com
+        let mut jac = vec![0.0; 6 * nv];
+        body_jac_com(m, &d, i, &mut jac);
+        let mut a = [0.0; 36];
+        let mut tmp = vec![0.0; nv];
+        for r in 0..6 {
+            tmp.copy_from_slice(&jac[r * nv..(r + 1) * nv]);
+            inertia::solve_m(m, &d, &mut tmp);
+            for c in 0..6 {
+                a[6 * c + r] = math::dot(&jac[c * nv..(c + 1) * nv], &tmp);
+            }
+        }
+        m.body_invweight0[2 * i] = (a[0] + a[7] + a[14]) / 3.0;
+        m.body_invweight0[2 * i + 1] = (a[21] + a[28] + a[35]) / 3.0;
+    }
+    for j in 0..m.njnt {
+        let b = m.jnt_bodyid[j] as usize;
+        let id = m.jnt_dofadr[j] as usize;
+        if m.body_simple[b] == 2 {
+            m.dof_invweight0[id] = 1.0 / m.body_mass[b].max(math::MINVAL);
+            continue;
+        }
+        let dnum = match m.jnt_type[j] {
+            0 => 6,
+            1 => 3,
+            _ => 1,
+        };
+        let mut a = vec![0.0; dnum * dnum];
+        let mut tmp = vec![0.0; nv];
+        for r in 0..dnum {
+            tmp.fill(0.0);
+            tmp[id + r] = 1.0;
+            inertia::solve_m(m, &d, &mut tmp);
+            for c in 0..dnum {
+                a[dnum * c + r] = tmp[id + c];
+            }
+        }
+        match dnum {
+            6 => {
+                let t = (a[0] + a[7] + a[14]) / 3.0;
+                let r = (a[21] + a[28] + a[35]) / 3.0;
+                for k in 0..3 {
+                    m.dof_invweight0[id + k] = t;
+                    m.dof_invweight0[id + 3 + k] = r;
+                }
+            }
+            3 => {
+                let t = (a[0] + a[4] + a[8]) / 3.0;
+                for k in 0..3 {
+                    m.dof_invweight0[id + k] = t;
+                }
+            }
+            _ => m.dof_invweight0[id] = a[0],
+        }
+    }
+    if nv > 0 {
+        for f in 0..m.nflex {
+            if m.flex_interp[f] != 0 {
+                continue;
+            }
+            let vb = m.flex_vertadr[f] as usize;
+            let e0 = m.flex_edgeadr[f] as usize;
+            for e in e0..e0 + m.flex_edgenum[f] as usize {
+                let b1 = m.flex_vertbodyid[vb + m.flex_edge[2 * e] as usize] as usize;
+                let b2 = m.flex_vertbodyid[vb + m.flex_edge[2 * e + 1] as usize] as usize;
+                m.flexedge_invweight0[e] = if m.flexedge_rigid[e] != 0 {
+                    0.0
+                } else if m.body_simple[b1] == 2 && m.body_simple[b2] == 2 {
+                    (1.0 / m.body_mass[b1] + 1.0 / m.body_mass[b2]) / 2.0
+                } else {
+                    let mut dense = vec![0.0; nv];
+                    let ra = m.flexedge_J_rowadr[e] as usize;
+                    for k in ra..ra + m.flexedge_J_rownnz[e] as usize {
+                        dense[m.flexedge_J_colind[k] as usize] = d.a.flexedge_J[k];
+                    }
+                    let mut sol = dense.clone();
+                    inertia::solve_m(m, &d, &mut sol);
+                    math::dot(&dense, &sol)
+                };
+            }
+        }
+    }
+
+    // connect/weld anchors in body frames
+    for i in 0..m.neq {
+        let base = 11 * i;
+        let (id1, id2) = (m.eq_obj1id[i] as usize, m.eq_obj2id[i] as usize);
+        if m.eq_objtype[i] != 1 {
+            continue;
+        }
+        let xmat = |b: usize| {
+            let mut r = [0.0; 9];
+            r.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
+            r
+        };
+        let xpos = |b: usize| v3(&d.a.xpos, b);
+        if m.eq_type[i] == 0 {
+            let anchor = [m.eq_data[base], m.eq_data[base + 1], m.eq_data[base + 2]];
+            let pos = math::add3(&math::mul_mat_vec3(&xmat(id1), &anchor), &xpos(id1));
+            let rel = math::mul_mat_t_vec3(&xmat(id2), &math::sub3(&pos, &xpos(id2)));
+            m.eq_data[base + 3..base + 6].copy_from_slice(&rel);
+        } else if m.eq_type[i] == 1 {
+            if m.eq_data[base + 6..base + 10].iter().any(|&x| x != 0.0) {
+                let mut q = [
+                    m.eq_data[base + 6],
+                    m.eq_data[base + 7],
+                    m.eq_data[base + 8],
+                    m.eq_data[base + 9],
+                ];
+                math::normalize4(&mut q);
+                m.eq_data[base + 6..base + 10].copy_from_slice(&q);
+                continue;
+            }
+            let anchor = [m.eq_data[base], m.eq_data[base + 1], m.eq_data[base + 2]];
+            let pos = math::add3(&math::mul_mat_vec3(&xmat(id2), &anchor), &xpos(id2));
+            let rel = math::mul_mat_t_vec3(&xmat(id1), &math::sub3(&pos, &xpos(id1)));
+            m.eq_data[base + 3..base + 6].copy_from_slice(&rel);
+            let q = math::mul_quat(&math::neg_quat(&q4(&d.a.xquat, id1)), &q4(&d.a.xquat, id2));
+            m.eq_data[base + 6..base + 10].copy_from_slice(&q);
+        }
+    }
+
+    // statistics
+    let mut lo = [1e10f64; 3];
+    let mut hi = [-1e10f64; 3];
+    let mut upd = |p: &[f64], r: f64| {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k] - r);
+            hi[k] = hi[k].max(p[k] + r);
+        }
+    };
+    for i in 1..m.nbody {
+        upd(&d.a.xpos[3 * i..], 0.0);
+        upd(&d.a.xipos[3 * i..], 0.0);
+    }
+    for g in 0..m.ngeom {
+        let r = if m.geom_rbound[g] > 0.0 {
+            m.geom_rbound[g]
+        } else if m.geom_type[g] == 0 {
+            if m.geom_size[3 * g] != 0.0 || m.geom_size[3 * g + 1] != 0.0 {
+                m.geom_size[3 * g].max(m.geom_size[3 * g + 1]) * 0.1
+            } else {
+                0.01
+            }
+        } else {
+            0.0
+        };
+        upd(&d.a.geom_xpos[3 * g..], r);
+    }
+    for v in 0..m.nflexvert {
+        upd(&d.a.flexvert_xpos[3 * v..], 0.0);
+    }
+    m.stat.center = [
+        (lo[0] + hi[0]) * 0.5,
+        (lo[1] + hi[1]) * 0.5,
+        (lo[2] + hi[2]) * 0.5,
+    ];
+    if hi[0] > lo[0] {
+        m.stat.extent = 1e-5f64.max((hi[0] - lo[0]).max((hi[1] - lo[1]).max(hi[2] - lo[2])));
+    }
+    if m.nbody > 1 {
+        m.stat.meanmass = m.body_mass[1..].iter().sum::<f64>() / (m.nbody - 1) as f64;
+    }
+    if nv > 0 {
+        let mut s = 0.0;
+        for i in 0..nv {
+            s += d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize];
+        }
+        m.stat.meaninertia = s / nv as f64;
+    } else {
+        m.stat.meaninertia = 1.0;
+    }
+    Ok(())
+}
+
+/// 6×nv Jacobian (translation rows then rotation rows) of body `b`'s centre of mass.
+fn body_jac_com(m: &Model, d: &Data, b: usize, jac: &mut [f64]) {
+    let nv = m.nv;
+    let root = m.body_rootid[b] as usize;
+    let p = v3(&d.a.xipos, b);
+    let off = math::sub3(&p, &v3(&d.a.subtree_com, root));
+    let w = m.body_weldid[b] as usize;
+    if m.body_dofnum[w] == 0 {
+        return;
+    }
+    let mut i = m.body_dofadr[w] + m.body_dofnum[w] - 1;
+    while i >= 0 {
+        let iu = i as usize;
+        let c = &d.a.cdof[6 * iu..6 * iu + 6];
+        let t = math::cross(&[c[0], c[1], c[2]], &off);
+        for k in 0..3 {
+            jac[k * nv + iu] = c[3 + k] + t[k];
+            jac[(3 + k) * nv + iu] = c[k];
+        }
+        i = m.dof_parentid[iu];
+    }
+}

@@ -1,0 +1,484 @@
+//! Simulation state and every per-step quantity, with MuJoCo's names. All buffers are sized
+//! when the data is made from a model, so the step itself never allocates.
+
+use crate::fields::FieldRef;
+use crate::model::Model;
+
+/// MuJoCo's warning kinds (`mjtWarning`), in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    Inertia = 0,
+    ContactFull = 1,
+    ConstraintFull = 2,
+    VGeomFull = 3,
+    BadQpos = 4,
+    BadQvel = 5,
+    BadQacc = 6,
+    BadCtrl = 7,
+}
+
+/// Number of warning kinds.
+pub const NWARNING: usize = 8;
+
+impl Warning {
+    pub const ALL: [Warning; NWARNING] = [
+        Warning::Inertia,
+        Warning::ContactFull,
+        Warning::ConstraintFull,
+        Warning::VGeomFull,
+        Warning::BadQpos,
+        Warning::BadQvel,
+        Warning::BadQacc,
+        Warning::BadCtrl,
+    ];
+    /// MuJoCo's enum name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Warning::Inertia => "mjWARN_INERTIA",
+            Warning::ContactFull => "mjWARN_CONTACTFULL",
+            Warning::ConstraintFull => "mjWARN_CNSTRFULL",
+            Warning::VGeomFull => "mjWARN_VGEOMFULL",
+            Warning::BadQpos => "mjWARN_BADQPOS",
+            Warning::BadQvel => "mjWARN_BADQVEL",
+            Warning::BadQacc => "mjWARN_BADQACC",
+            Warning::BadCtrl => "mjWARN_BADCTRL",
+        }
+    }
+    /// MuJoCo's message text for this warning.
+    pub fn text(self, info: i32) -> String {
+        match self {
+            Warning::Inertia => {
+                format!("Inertia matrix is too close to singular at DOF {info}. Check model.")
+            }
+            Warning::ContactFull => {
+                format!("Too many contacts. The maximum number of contacts is {info}; increase it.")
+            }
+            Warning::ConstraintFull => {
+                format!("Insufficient memory for constraints: {info} rows needed.")
+            }
+            Warning::VGeomFull => "Too many visual geoms.".to_string(),
+            Warning::BadQpos => {
+                format!("Nan, Inf or huge value in QPOS at DOF {info}. The simulation is unstable.")
+            }
+            Warning::BadQvel => {
+                format!("Nan, Inf or huge value in QVEL at DOF {info}. The simulation is unstable.")
+            }
+            Warning::BadQacc => {
+                format!("Nan, Inf or huge value in QACC at DOF {info}. The simulation is unstable.")
+            }
+            Warning::BadCtrl => format!("Nan, Inf or huge value in CTRL at actuator {info}."),
+        }
+    }
+}
+
+/// Count and last info of one warning kind (`mjWarningStat`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WarningStat {
+    pub lastinfo: i32,
+    pub number: i32,
+}
+
+/// One detected contact (`mjContact`), with flex fields.
+#[derive(Debug, Clone, Copy)]
+pub struct Contact {
+    /// Signed distance (m); negative means penetration.
+    pub dist: f64,
+    /// Contact point, midway between the surfaces (m).
+    pub pos: [f64; 3],
+    /// Frame: row 0 is the normal, pointing from side 0 to side 1.
+    pub frame: [f64; 9],
+    pub includemargin: f64,
+    pub friction: [f64; 5],
+    pub solref: [f64; 2],
+    pub solreffriction: [f64; 2],
+    pub solimp: [f64; 5],
+    pub mu: f64,
+    pub h: [f64; 36],
+    pub dim: i32,
+    pub geom: [i32; 2],
+    pub flex: [i32; 2],
+    pub elem: [i32; 2],
+    pub vert: [i32; 2],
+    /// 0 include, 1 in gap, 2 fused, 3 no dofs, 4 passive.
+    pub exclude: i32,
+    pub efc_address: i32,
+}
+
+impl Default for Contact {
+    fn default() -> Self {
+        Contact {
+            dist: 0.0,
+            pos: [0.0; 3],
+            frame: [0.0; 9],
+            includemargin: 0.0,
+            friction: [0.0; 5],
+            solref: [0.0; 2],
+            solreffriction: [0.0; 2],
+            solimp: [0.0; 5],
+            mu: 0.0,
+            h: [0.0; 36],
+            dim: 0,
+            geom: [-1; 2],
+            flex: [-1; 2],
+            elem: [-1; 2],
+            vert: [-1; 2],
+            exclude: 0,
+            efc_address: -1,
+        }
+    }
+}
+
+/// Constraint types (`mjtConstraint`).
+pub mod cnstr {
+    pub const EQUALITY: i32 = 0;
+    pub const FRICTION_DOF: i32 = 1;
+    pub const FRICTION_TENDON: i32 = 2;
+    pub const LIMIT_JOINT: i32 = 3;
+    pub const LIMIT_TENDON: i32 = 4;
+    pub const CONTACT_FRICTIONLESS: i32 = 5;
+    pub const CONTACT_PYRAMIDAL: i32 = 6;
+    pub const CONTACT_ELLIPTIC: i32 = 7;
+}
+
+macro_rules! data_arrays {
+    ( $( $(#[$am:meta])* $aname:ident : $aty:ident [ $cols:expr ] ),* $(,)? ) => {
+        /// Per-step arrays, each named as in MuJoCo's `mjData`.
+        #[derive(Debug, Clone, Default)]
+        #[allow(non_snake_case)]
+        pub struct DataArrays {
+            $( $(#[$am])* pub $aname: Vec<$aty>, )*
+        }
+        impl DataArrays {
+            pub const NAMES: &'static [&'static str] = &[ $( stringify!($aname) ),* ];
+            pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
+                match name {
+                    $( stringify!($aname) => Some(FieldRef::from_slice(&self.$aname[..], $cols)), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+data_arrays! {
+    qpos: f64[1],
+    qvel: f64[1],
+    act: f64[1],
+    qacc_warmstart: f64[1],
+    ctrl: f64[1],
+    qfrc_applied: f64[1],
+    xfrc_applied: f64[6],
+    mocap_pos: f64[3],
+    mocap_quat: f64[4],
+    qacc: f64[1],
+    act_dot: f64[1],
+
+    xpos: f64[3],
+    xquat: f64[4],
+    xmat: f64[9],
+    xipos: f64[3],
+    ximat: f64[9],
+    xanchor: f64[3],
+    xaxis: f64[3],
+    geom_xpos: f64[3],
+    geom_xmat: f64[9],
+    site_xpos: f64[3],
+    site_xmat: f64[9],
+    subtree_com: f64[3],
+    cdof: f64[6],
+    cinert: f64[10],
+    flexvert_xpos: f64[3],
+    flexelem_aabb: f64[6],
+    flexedge_J: f64[1],
+    flexedge_length: f64[1],
+    flexvert_J: f64[1],
+    flexvert_length: f64[2],
+    crb: f64[10],
+    M: f64[1],
+    qLD: f64[1],
+    qLDiagInv: f64[1],
+    qH: f64[1],
+    qHDiagInv: f64[1],
+
+    flexedge_velocity: f64[1],
+    cvel: f64[6],
+    cdof_dot: f64[6],
+    qfrc_bias: f64[1],
+    qfrc_spring: f64[1],
+    qfrc_damper: f64[1],
+    qfrc_passive: f64[1],
+
+    qfrc_actuator: f64[1],
+    qfrc_smooth: f64[1],
+    qacc_smooth: f64[1],
+    qfrc_constraint: f64[1],
+
+    efc_type: i32[1],
+    efc_id: i32[1],
+    /// Sparse constraint Jacobian (CSR, rows of `efc_J_rownnz` entries).
+    efc_J: f64[1],
+    efc_J_rownnz: i32[1],
+    efc_J_rowadr: i32[1],
+    efc_J_colind: i32[1],
+    efc_pos: f64[1],
+    efc_margin: f64[1],
+    efc_frictionloss: f64[1],
+    efc_diagApprox: f64[1],
+    efc_KBIP: f64[4],
+    efc_D: f64[1],
+    efc_R: f64[1],
+    efc_vel: f64[1],
+    efc_aref: f64[1],
+    efc_b: f64[1],
+    efc_force: f64[1],
+    efc_state: i32[1],
+}
+
+/// The simulation state of one model.
+#[derive(Debug, Clone, Default)]
+pub struct Data {
+    /// Simulation time (s).
+    pub time: f64,
+    /// Potential and kinetic energy (J), as MuJoCo computes them (flex elasticity excluded).
+    pub energy: [f64; 2],
+    pub warning: [WarningStat; NWARNING],
+    /// Number of detected contacts.
+    pub ncon: usize,
+    /// Number of constraint rows.
+    pub nefc: usize,
+    /// Equality, friction and limit rows (they come first in efc order).
+    pub ne: usize,
+    pub nf: usize,
+    pub nl: usize,
+    pub contact: Vec<Contact>,
+    /// Maximum number of contacts the buffers hold.
+    pub maxcon: usize,
+    /// Maximum number of constraint rows the buffers hold.
+    pub maxefc: usize,
+    /// Solver iterations of the last step.
+    pub solver_niter: i32,
+    pub a: DataArrays,
+    /// Scratch owned by the step (no allocation while stepping).
+    pub scratch: crate::engine::Scratch,
+}
+
+impl std::ops::Deref for Data {
+    type Target = DataArrays;
+    fn deref(&self) -> &DataArrays {
+        &self.a
+    }
+}
+impl std::ops::DerefMut for Data {
+    fn deref_mut(&mut self) -> &mut DataArrays {
+        &mut self.a
+    }
+}
+
+impl Data {
+    /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
+    pub fn new(m: &Model) -> Data {
+        let nq = m.nq;
+        let nv = m.nv;
+        let nbody = m.nbody;
+        let maxcon = crate::engine::collision::max_contacts(m);
+        let maxefc = crate::engine::constraint::max_rows(m, maxcon);
+        let z = |n: usize| vec![0.0f64; n];
+        let a = DataArrays {
+            qpos: z(nq),
+            qvel: z(nv),
+            act: z(m.na),
+            qacc_warmstart: z(nv),
+            ctrl: z(m.nu),
+            qfrc_applied: z(nv),
+            xfrc_applied: z(6 * nbody),
+            mocap_pos: z(3 * m.nmocap),
+            mocap_quat: z(4 * m.nmocap),
+            qacc: z(nv),
+            act_dot: z(m.na),
+            xpos: z(3 * nbody),
+            xquat: z(4 * nbody),
+            xmat: z(9 * nbody),
+            xipos: z(3 * nbody),
+            ximat: z(9 * nbody),
+            xanchor: z(3 * m.njnt),
+            xaxis: z(3 * m.njnt),
+            geom_xpos: z(3 * m.ngeom),
+            geom_xmat: z(9 * m.ngeom),
+            site_xpos: z(3 * m.nsite),
+            site_xmat: z(9 * m.nsite),
+            subtree_com: z(3 * nbody),
+            cdof: z(6 * nv),
+            cinert: z(10 * nbody),
+            flexvert_xpos: z(3 * m.nflexvert),
+            flexelem_aabb: z(6 * m.nflexelem),
+            flexedge_J: z(m.nJfe),
+            flexedge_length: z(m.nflexedge),
+            flexvert_J: z(2 * m.nJfv),
+            flexvert_length: z(2 * m.nflexvert),
+            crb: z(10 * nbody),
+            M: z(m.nC),
+            qLD: z(m.nC),
+            qLDiagInv: z(nv),
+            qH: z(m.nC),
+            qHDiagInv: z(nv),
+            flexedge_velocity: z(m.nflexedge),
+            cvel: z(6 * nbody),
+            cdof_dot: z(6 * nv),
+            qfrc_bias: z(nv),
+            qfrc_spring: z(nv),
+            qfrc_damper: z(nv),
+            qfrc_passive: z(nv),
+            qfrc_actuator: z(nv),
+            qfrc_smooth: z(nv),
+            qacc_smooth: z(nv),
+            qfrc_constraint: z(nv),
+            efc_type: vec![0; maxefc],
+            efc_id: vec![0; maxefc],
+            efc_J: z(crate::engine::constraint::max_nnz(m, maxefc)),
+            efc_J_rownnz: vec![0; maxefc],
+            efc_J_rowadr: vec![0; maxefc],
+            efc_J_colind: vec![0; crate::engine::constraint::max_nnz(m, maxefc)],
+            efc_pos: z(maxefc),
+            efc_margin: z(maxefc),
+            efc_frictionloss: z(maxefc),
+            efc_diagApprox: z(maxefc),
+            efc_KBIP: z(4 * maxefc),
+            efc_D: z(maxefc),
+            efc_R: z(maxefc),
+            efc_vel: z(maxefc),
+            efc_aref: z(maxefc),
+            efc_b: z(maxefc),
+            efc_force: z(maxefc),
+            efc_state: vec![0; maxefc],
+        };
+        let mut d = Data {
+            time: 0.0,
+            energy: [0.0; 2],
+            warning: [WarningStat::default(); NWARNING],
+            ncon: 0,
+            nefc: 0,
+            ne: 0,
+            nf: 0,
+            nl: 0,
+            contact: vec![Contact::default(); maxcon],
+            maxcon,
+            maxefc,
+            solver_niter: 0,
+            a,
+            scratch: crate::engine::Scratch::new(m, maxcon, maxefc),
+        };
+        d.reset(m);
+        d
+    }
+
+    /// Resets the state to the model's reference configuration (`mj_resetData`).
+    pub fn reset(&mut self, m: &Model) {
+        self.time = 0.0;
+        self.energy = [0.0; 2];
+        self.warning = [WarningStat::default(); NWARNING];
+        self.ncon = 0;
+        self.nefc = 0;
+        self.ne = 0;
+        self.nf = 0;
+        self.nl = 0;
+        self.solver_niter = 0;
+        let a = &mut self.a;
+        a.qpos.copy_from_slice(&m.qpos0);
+        for v in [
+            &mut a.qvel,
+            &mut a.act,
+            &mut a.qacc_warmstart,
+            &mut a.ctrl,
+            &mut a.qfrc_applied,
+            &mut a.xfrc_applied,
+            &mut a.qacc,
+            &mut a.act_dot,
+        ] {
+            v.iter_mut().for_each(|x| *x = 0.0);
+        }
+        // mocap bodies start at their model pose
+        for b in 0..m.nbody {
+            let id = m.body_mocapid[b];
+            if id >= 0 {
+                let id = id as usize;
+                a.mocap_pos[3 * id..3 * id + 3].copy_from_slice(&m.body_pos[3 * b..3 * b + 3]);
+                a.mocap_quat[4 * id..4 * id + 4].copy_from_slice(&m.body_quat[4 * b..4 * b + 4]);
+            }
+        }
+    }
+
+    /// Resets to keyframe `k` (`mj_resetDataKeyframe`).
+    pub fn reset_keyframe(&mut self, m: &Model, k: usize) {
+        self.reset(m);
+        if k >= m.nkey {
+            return;
+        }
+        self.time = m.key_time[k];
+        self.a
+            .qpos
+            .copy_from_slice(&m.key_qpos[k * m.nq..(k + 1) * m.nq]);
+        self.a
+            .qvel
+            .copy_from_slice(&m.key_qvel[k * m.nv..(k + 1) * m.nv]);
+        let nm = m.nmocap;
+        self.a
+            .mocap_pos
+            .copy_from_slice(&m.key_mpos[3 * k * nm..3 * (k + 1) * nm]);
+        self.a
+            .mocap_quat
+            .copy_from_slice(&m.key_mquat[4 * k * nm..4 * (k + 1) * nm]);
+    }
+
+    /// Copies the simulation state (not the scratch) from another data of the same model.
+    pub fn copy_state_from(&mut self, other: &Data) {
+        self.time = other.time;
+        self.a.qpos.copy_from_slice(&other.a.qpos);
+        self.a.qvel.copy_from_slice(&other.a.qvel);
+        self.a.act.copy_from_slice(&other.a.act);
+        self.a
+            .qacc_warmstart
+            .copy_from_slice(&other.a.qacc_warmstart);
+        self.a.ctrl.copy_from_slice(&other.a.ctrl);
+        self.a.qfrc_applied.copy_from_slice(&other.a.qfrc_applied);
+        self.a.xfrc_applied.copy_from_slice(&other.a.xfrc_applied);
+        self.a.mocap_pos.copy_from_slice(&other.a.mocap_pos);
+        self.a.mocap_quat.copy_from_slice(&other.a.mocap_quat);
+        self.a.qacc.copy_from_slice(&other.a.qacc);
+    }
+
+    /// Non-zeros used by the current constraint Jacobian.
+    pub fn efc_nnz(&self) -> usize {
+        if self.nefc == 0 {
+            0
+        } else {
+            (self.a.efc_J_rowadr[self.nefc - 1] + self.a.efc_J_rownnz[self.nefc - 1]) as usize
+        }
+    }
+
+    /// Records a warning (`mj_warning`).
+    pub fn warn(&mut self, w: Warning, info: i32) {
+        let s = &mut self.warning[w as usize];
+        s.lastinfo = info;
+        s.number += 1;
+    }
+
+    /// A data array by its MuJoCo name; rows beyond the current counts are trimmed.
+    pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
+        let f = self.a.field(name)?;
+        Some(match (name, f) {
+            ("efc_J", FieldRef::F64(s, c)) | ("efc_J_colind", FieldRef::F64(s, c)) => {
+                FieldRef::F64(&s[..self.efc_nnz().min(s.len())], c)
+            }
+            ("efc_J_colind", FieldRef::I32(s, c)) => {
+                FieldRef::I32(&s[..self.efc_nnz().min(s.len())], c)
+            }
+            (n, FieldRef::F64(s, c)) if n.starts_with("efc_") => {
+                FieldRef::F64(&s[..self.nefc * c], c)
+            }
+            (n, FieldRef::I32(s, c)) if n.starts_with("efc_") => {
+                FieldRef::I32(&s[..self.nefc * c], c)
+            }
+            (_, f) => f,
+        })
+    }
+}

@@ -1,0 +1,336 @@
+//! Flex kinematics (MuJoCo's `mj_flex`): vertex world positions (body-attached or interpolated
+//! from nodes), element boxes, edge lengths and the sparse edge Jacobian `flexedge_J`.
+
+use super::jacobian::{jac_dif_pair, JacScratch};
+use crate::data::Data;
+use crate::math::*;
+use crate::model::Model;
+
+/// 1D shape function of order 1 or 2.
+#[inline]
+pub fn phi(s: f64, i: usize, order: usize) -> f64 {
+    if order == 1 {
+        return if i == 0 { 1.0 - s } else { s };
+    }
+    match i {
+        0 => 2.0 * s * s - 3.0 * s + 1.0,
+        1 => 4.0 * (s - s * s),
+        _ => 2.0 * s * s - s,
+    }
+}
+
+/// Derivative of [`phi`].
+#[inline]
+pub fn dphi(s: f64, i: usize, order: usize) -> f64 {
+    if order == 1 {
+        return if i == 0 { -1.0 } else { 1.0 };
+    }
+    match i {
+        0 => 4.0 * s - 3.0,
+        1 => 4.0 * (1.0 - 2.0 * s),
+        _ => 4.0 * s - 1.0,
+    }
+}
+
+/// Tensor-product basis values of all cell nodes at `x` (x slowest), MuJoCo's node order.
+pub fn eval_basis(basis: &mut [f64; 27], x: &[f64; 3], order: usize) {
+    let n = order + 1;
+    let mut p = [[0.0; 3]; 3];
+    for d in 0..3 {
+        for i in 0..n {
+            p[d][i] = phi(x[d], i, order);
+        }
+    }
+    let mut j = 0;
+    for i0 in 0..n {
+        let w0 = p[0][i0];
+        for i1 in 0..n {
+            let w01 = w0 * p[1][i1];
+            for i2 in 0..n {
+                basis[j] = w01 * p[2][i2];
+                j += 1;
+            }
+        }
+    }
+}
+
+/// Cell containing the parametric point `coord`, its local coordinates and node indices.
+pub fn cell_lookup(
+    coord: &[f64],
+    cellnum: &[i32],
+    order: usize,
+    local: &mut [f64; 3],
+    nodes: &mut [usize; 27],
+) -> usize {
+    let (cx, cy, cz) = (cellnum[0], cellnum[1], cellnum[2]);
+    let ci = ((coord[0] * cx as f64).floor() as i32).min(cx - 1).max(0);
+    let cj = ((coord[1] * cy as f64).floor() as i32).min(cy - 1).max(0);
+    let ck = ((coord[2] * cz as f64).floor() as i32).min(cz - 1).max(0);
+    local[0] = (coord[0] * cx as f64 - ci as f64).clamp(0.0, 1.0);
+    local[1] = (coord[1] * cy as f64 - cj as f64).clamp(0.0, 1.0);
+    local[2] = (coord[2] * cz as f64 - ck as f64).clamp(0.0, 1.0);
+    let o = order as i32;
+    let ny = cy * o + 1;
+    let nz = cz * o + 1;
+    let mut ni = 0;
+    for li in 0..=o {
+        let gi = ci * o + li;
+        for lj in 0..=o {
+            let gj = cj * o + lj;
+            for lk in 0..=o {
+                nodes[ni] = (gi * ny * nz + gj * nz + ck * o + lk) as usize;
+                ni += 1;
+            }
+        }
+    }
+    (order + 1).pow(3)
+}
+
+/// Rebuilds the interior nodes of a shell grid from its boundary (transfinite interpolation).
+pub fn shell_track_interior(x: &mut [f64], nx: usize, ny: usize, nz: usize) {
+    if nx < 3 || ny < 3 || nz < 3 {
+        return;
+    }
+    let at = |x: &[f64], i: usize, j: usize, k: usize| -> [f64; 3] {
+        let b = 3 * (i * ny * nz + j * nz + k);
+        [x[b], x[b + 1], x[b + 2]]
+    };
+    for i in 1..nx - 1 {
+        for j in 1..ny - 1 {
+            for k in 1..nz - 1 {
+                let s = i as f64 / (nx - 1) as f64;
+                let t = j as f64 / (ny - 1) as f64;
+                let u = k as f64 / (nz - 1) as f64;
+                let (a, b, c) = (nx - 1, ny - 1, nz - 1);
+                let mut r = [0.0; 3];
+                for d in 0..3 {
+                    r[d] += (1.0 - s) * at(x, 0, j, k)[d] + s * at(x, a, j, k)[d];
+                }
+                for d in 0..3 {
+                    r[d] += (1.0 - t) * at(x, i, 0, k)[d] + t * at(x, i, b, k)[d];
+                }
+                for d in 0..3 {
+                    r[d] += (1.0 - u) * at(x, i, j, 0)[d] + u * at(x, i, j, c)[d];
+                }
+                for d in 0..3 {
+                    r[d] -= (1.0 - t) * (1.0 - u) * at(x, i, 0, 0)[d];
+                    r[d] -= (1.0 - t) * u * at(x, i, 0, c)[d];
+                    r[d] -= t * (1.0 - u) * at(x, i, b, 0)[d];
+                    r[d] -= t * u * at(x, i, b, c)[d];
+                }
+                for d in 0..3 {
+                    r[d] -= (1.0 - s) * (1.0 - u) * at(x, 0, j, 0)[d];
+                    r[d] -= (1.0 - s) * u * at(x, 0, j, c)[d];
+                    r[d] -= s * (1.0 - u) * at(x, a, j, 0)[d];
+                    r[d] -= s * u * at(x, a, j, c)[d];
+                }
+                for d in 0..3 {
+                    r[d] -= (1.0 - s) * (1.0 - t) * at(x, 0, 0, k)[d];
+                    r[d] -= (1.0 - s) * t * at(x, 0, b, k)[d];
+                    r[d] -= s * (1.0 - t) * at(x, a, 0, k)[d];
+                    r[d] -= s * t * at(x, a, b, k)[d];
+                }
+                for d in 0..3 {
+                    r[d] += (1.0 - s) * (1.0 - t) * (1.0 - u) * at(x, 0, 0, 0)[d];
+                    r[d] += (1.0 - s) * (1.0 - t) * u * at(x, 0, 0, c)[d];
+                    r[d] += (1.0 - s) * t * (1.0 - u) * at(x, 0, b, 0)[d];
+                    r[d] += (1.0 - s) * t * u * at(x, 0, b, c)[d];
+                    r[d] += s * (1.0 - t) * (1.0 - u) * at(x, a, 0, 0)[d];
+                    r[d] += s * (1.0 - t) * u * at(x, a, 0, c)[d];
+                    r[d] += s * t * (1.0 - u) * at(x, a, b, 0)[d];
+                    r[d] += s * t * u * at(x, a, b, c)[d];
+                }
+                let o = 3 * (i * ny * nz + j * nz + k);
+                x[o..o + 3].copy_from_slice(&r);
+            }
+        }
+    }
+}
+
+/// World positions of the nodes of interpolated flex `f` into `out` (3 per node).
+pub fn node_positions(m: &Model, d: &Data, f: usize, out: &mut [f64]) {
+    let nstart = m.flex_nodeadr[f] as usize;
+    let nnum = m.flex_nodenum[f] as usize;
+    for j in 0..nnum {
+        let i = nstart + j;
+        let b = m.flex_nodebodyid[i] as usize;
+        let nv = [
+            m.flex_node[3 * i],
+            m.flex_node[3 * i + 1],
+            m.flex_node[3 * i + 2],
+        ];
+        let p = if m.flex_centered[f] != 0 || nv == [0.0; 3] {
+            [d.xpos[3 * b], d.xpos[3 * b + 1], d.xpos[3 * b + 2]]
+        } else {
+            let mut mat = [0.0; 9];
+            mat.copy_from_slice(&d.xmat[9 * b..9 * b + 9]);
+            add3(
+                &mul_mat_vec3(&mat, &nv),
+                &[d.xpos[3 * b], d.xpos[3 * b + 1], d.xpos[3 * b + 2]],
+            )
+        };
+        out[3 * j..3 * j + 3].copy_from_slice(&p);
+    }
+    let interp = m.flex_interp[f];
+    if interp < 0 {
+        let o = (-interp) as usize;
+        let c = &m.flex_cellnum[3 * f..3 * f + 3];
+        shell_track_interior(
+            out,
+            c[0] as usize * o + 1,
+            c[1] as usize * o + 1,
+            c[2] as usize * o + 1,
+        );
+    }
+}
+
+/// Vertex positions, element boxes, edge lengths and edge Jacobians.
+pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
+    if m.nflex == 0 {
+        return;
+    }
+    for f in 0..m.nflex {
+        let vstart = m.flex_vertadr[f] as usize;
+        let vend = vstart + m.flex_vertnum[f] as usize;
+        if m.flex_interp[f] == 0 {
+            for i in vstart..vend {
+                let b = m.flex_vertbodyid[i] as usize;
+                let v = [
+                    m.flex_vert[3 * i],
+                    m.flex_vert[3 * i + 1],
+                    m.flex_vert[3 * i + 2],
+                ];
+                let bp = [d.xpos[3 * b], d.xpos[3 * b + 1], d.xpos[3 * b + 2]];
+                let p = if m.flex_centered[f] != 0 || v == [0.0; 3] {
+                    bp
+                } else {
+                    let mut mat = [0.0; 9];
+                    mat.copy_from_slice(&d.xmat[9 * b..9 * b + 9]);
+                    add3(&mul_mat_vec3(&mat, &v), &bp)
+                };
+                d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&p);
+            }
+        } else {
+            let order = m.flex_interp[f].unsigned_abs() as usize;
+            node_positions(m, d, f, nodebuf);
+            let mut local = [0.0; 3];
+            let mut nodes = [0usize; 27];
+            let mut basis = [0.0; 27];
+            for i in vstart..vend {
+                let npc = cell_lookup(
+                    &m.flex_vert0[3 * i..3 * i + 3],
+                    &m.flex_cellnum[3 * f..3 * f + 3],
+                    order,
+                    &mut local,
+                    &mut nodes,
+                );
+                eval_basis(&mut basis, &local, order);
+                let mut r = [0.0; 3];
+                for j in 0..npc {
+                    let n = nodes[j];
+                    for k in 0..3 {
+                        r[k] += nodebuf[3 * n + k] * basis[j];
+                    }
+                }
+                d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&r);
+            }
+        }
+    }
+
+    // element boxes (centre, half-size + radius)
+    for f in 0..m.nflex {
+        let dim = m.flex_dim[f] as usize;
+        let vadr = m.flex_vertadr[f] as usize;
+        for e in 0..m.flex_elemnum[f] as usize {
+            let ed = m.flex_elemdataadr[f] as usize + e * (dim + 1);
+            let v0 = vadr + m.flex_elem[ed] as usize;
+            let mut lo = [
+                d.flexvert_xpos[3 * v0],
+                d.flexvert_xpos[3 * v0 + 1],
+                d.flexvert_xpos[3 * v0 + 2],
+            ];
+            let mut hi = lo;
+            for k in 1..=dim {
+                let v = vadr + m.flex_elem[ed + k] as usize;
+                for j in 0..3 {
+                    let x = d.flexvert_xpos[3 * v + j];
+                    lo[j] = lo[j].min(x);
+                    hi[j] = hi[j].max(x);
+                }
+            }
+            let base = 6 * (m.flex_elemadr[f] as usize + e);
+            let r = m.flex_radius[f];
+            for j in 0..3 {
+                d.a.flexelem_aabb[base + j] = 0.5 * (hi[j] + lo[j]);
+                d.a.flexelem_aabb[base + 3 + j] = 0.5 * (hi[j] - lo[j]) + r;
+            }
+        }
+    }
+
+    // edge lengths and Jacobians
+    d.a.flexedge_J.fill(0.0);
+    for f in 0..m.nflex {
+        if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
+            continue;
+        }
+        let skipjac = m.flex_edgeequality[f] != 1
+            && m.flex_edgedamping[f] == 0.0
+            && m.flex_edgestiffness[f] == 0.0
+            && m.flex_damping[f] == 0.0;
+        let vbase = m.flex_vertadr[f] as usize;
+        let ebase = m.flex_edgeadr[f] as usize;
+        for e in 0..m.flex_edgenum[f] as usize {
+            let ei = ebase + e;
+            let v1 = vbase + m.flex_edge[2 * ei] as usize;
+            let v2 = vbase + m.flex_edge[2 * ei + 1] as usize;
+            let b1 = m.flex_vertbodyid[v1] as usize;
+            let b2 = m.flex_vertbodyid[v2] as usize;
+            let p1 = [
+                d.flexvert_xpos[3 * v1],
+                d.flexvert_xpos[3 * v1 + 1],
+                d.flexvert_xpos[3 * v1 + 2],
+            ];
+            let p2 = [
+                d.flexvert_xpos[3 * v2],
+                d.flexvert_xpos[3 * v2 + 1],
+                d.flexvert_xpos[3 * v2 + 2],
+            ];
+            let mut vec = sub3(&p2, &p1);
+            d.a.flexedge_length[ei] = normalize3(&mut vec);
+            if skipjac {
+                continue;
+            }
+            let nv = jac_dif_pair(m, d, s, b1, b2, &p1, &p2, false);
+            if nv == 0 {
+                continue;
+            }
+            let adr = m.flexedge_J_rowadr[ei] as usize;
+            for c in 0..nv {
+                d.a.flexedge_J[adr + c] = s.jacdif[c] * vec[0]
+                    + s.jacdif[c + nv] * vec[1]
+                    + s.jacdif[c + 2 * nv] * vec[2];
+            }
+        }
+    }
+}
+
+/// `flexedge_velocity = flexedge_J · qvel` for vertex flexes.
+pub fn edge_velocity(m: &Model, d: &mut Data) {
+    d.a.flexedge_velocity.fill(0.0);
+    for f in 0..m.nflex {
+        if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
+            continue;
+        }
+        let adr = m.flex_edgeadr[f] as usize;
+        for e in adr..adr + m.flex_edgenum[f] as usize {
+            let ra = m.flexedge_J_rowadr[e] as usize;
+            let n = m.flexedge_J_rownnz[e] as usize;
+            let v = super::inertia::dot_sparse(
+                &d.a.flexedge_J[ra..ra + n],
+                &d.a.qvel,
+                &m.flexedge_J_colind[ra..ra + n],
+            );
+            d.a.flexedge_velocity[e] = v;
+        }
+    }
+}

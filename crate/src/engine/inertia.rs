@@ -1,0 +1,154 @@
+//! The joint-space mass matrix: composite rigid bodies into MuJoCo's reduced sparse layout
+//! (`M`), its in-place sparse L'DL factorisation (`qLD`) and back-substitution.
+
+use crate::data::Data;
+use crate::math::{dot6, mul_inert_vec};
+use crate::model::Model;
+
+/// Composite inertias and the mass matrix `M` (`mj_crb`).
+pub fn make_m(m: &Model, d: &mut Data) {
+    let a = &mut d.a;
+    a.crb.copy_from_slice(&a.cinert);
+    for i in (1..m.nbody).rev() {
+        let p = m.body_parentid[i] as usize;
+        if p > 0 {
+            for k in 0..10 {
+                a.crb[10 * p + k] += a.crb[10 * i + k];
+            }
+        }
+    }
+    a.M.fill(0.0);
+    for i in 0..m.nv {
+        let adr = m.M_rowadr[i] as usize;
+        if m.dof_simplenum[i] != 0 {
+            a.M[adr] = m.dof_M0[i];
+            continue;
+        }
+        let mut madr = adr + m.M_rownnz[i] as usize - 1;
+        a.M[madr] = m.dof_armature[i];
+        let b = m.dof_bodyid[i] as usize;
+        let buf = mul_inert_vec(&a.crb[10 * b..10 * b + 10], &a.cdof[6 * i..6 * i + 6]);
+        let mut j = i as i32;
+        while j >= 0 {
+            let ju = j as usize;
+            a.M[madr] += dot6(&a.cdof[6 * ju..6 * ju + 6], &buf);
+            madr = madr.wrapping_sub(1);
+            j = m.dof_parentid[ju];
+        }
+    }
+}
+
+/// In-place sparse L'DL factorisation of an inertia-like matrix in M's layout (`mj_factorI`).
+pub fn factor_i(m: &Model, mat: &mut [f64], diaginv: &mut [f64]) {
+    for k in (0..m.nv).rev() {
+        let start = m.M_rowadr[k] as usize;
+        let diag = m.M_rownnz[k] as usize - 1;
+        let end = start + diag;
+        let inv_d = 1.0 / mat[end];
+        diaginv[k] = inv_d;
+        for adr in (start..end).rev() {
+            let i = m.M_colind[adr] as usize;
+            let s = -mat[adr] * inv_d;
+            let ri = m.M_rowadr[i] as usize;
+            let n = m.M_rownnz[i] as usize;
+            for t in 0..n {
+                mat[ri + t] += mat[start + t] * s;
+            }
+        }
+        for t in 0..diag {
+            mat[start + t] *= inv_d;
+        }
+    }
+}
+
+/// Factorises `M` into `qLD` (`mj_factorM`).
+pub fn factor_m(m: &Model, d: &mut Data) {
+    let a = &mut d.a;
+    a.qLD.copy_from_slice(&a.M);
+    factor_i(m, &mut a.qLD, &mut a.qLDiagInv);
+}
+
+/// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
+pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
+    let nv = m.nv;
+    for i in (0..nv).rev() {
+        if m.M_rownnz[i] == 1 {
+            continue;
+        }
+        let xi = x[i];
+        if xi != 0.0 {
+            let start = m.M_rowadr[i] as usize;
+            let end = start + m.M_rownnz[i] as usize - 1;
+            for adr in start..end {
+                x[m.M_colind[adr] as usize] -= qld[adr] * xi;
+            }
+        }
+    }
+    for i in 0..nv {
+        x[i] *= diaginv[i];
+    }
+    for i in 0..nv {
+        if m.M_rownnz[i] == 1 {
+            continue;
+        }
+        let dn = m.M_rownnz[i] as usize - 1;
+        if dn > 0 {
+            let adr = m.M_rowadr[i] as usize;
+            x[i] -= dot_sparse(&qld[adr..adr + dn], x, &m.M_colind[adr..adr + dn]);
+        }
+    }
+}
+
+/// Sparse dot product with MuJoCo's summation order (`mju_dotSparse`).
+#[inline]
+pub fn dot_sparse(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
+    let n = vals.len();
+    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
+    let mut i = 0;
+    while i + 4 <= n {
+        r0 += vals[i] * x[ind[i] as usize];
+        r1 += vals[i + 1] * x[ind[i + 1] as usize];
+        r2 += vals[i + 2] * x[ind[i + 2] as usize];
+        r3 += vals[i + 3] * x[ind[i + 3] as usize];
+        i += 4;
+    }
+    let mut res = (r0 + r2) + (r1 + r3);
+    match n - i {
+        3 => {
+            res += vals[i] * x[ind[i] as usize]
+                + vals[i + 1] * x[ind[i + 1] as usize]
+                + vals[i + 2] * x[ind[i + 2] as usize]
+        }
+        2 => res += vals[i] * x[ind[i] as usize] + vals[i + 1] * x[ind[i + 1] as usize],
+        1 => res += vals[i] * x[ind[i] as usize],
+        _ => {}
+    }
+    res
+}
+
+/// `x = M⁻¹ y` with the current factorisation.
+pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
+    solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
+}
+
+/// `res = M·vec` with the sparse lower-triangle layout (`mj_mulM`).
+pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
+    for i in 0..m.nv {
+        let adr = m.M_rowadr[i] as usize;
+        let n = m.M_rownnz[i] as usize;
+        // diagonal and lower part of row i
+        let mut s = 0.0;
+        for t in 0..n {
+            s += mm[adr + t] * vec[m.M_colind[adr + t] as usize];
+        }
+        res[i] = s;
+    }
+    for i in 0..m.nv {
+        let adr = m.M_rowadr[i] as usize;
+        let n = m.M_rownnz[i] as usize;
+        for t in 0..n - 1 {
+            let j = m.M_colind[adr + t] as usize;
+            res[j] += mm[adr + t] * vec[i];
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The numeric core, one module per pipeline stage, in MuJoCo's order.
+
+pub mod collision;
+pub mod constraint;
+pub mod elastic;
+pub mod energy;
+pub mod flex;
+pub mod forward;
+pub mod inertia;
+pub mod integrator;
+pub mod jacobian;
+pub mod kinematics;
+pub mod metric;
+pub mod passive;
+pub mod rne;
+pub mod solver;
+pub mod support;
+
+pub use forward::{forward, step};
+
+use crate::model::Model;
+
+/// Every buffer the step needs, sized once from the model so stepping never allocates.
+#[derive(Debug, Clone, Default)]
+pub struct Scratch {
+    pub jac: jacobian::JacScratch,
+    pub nodebuf: Vec<f64>,
+    pub cacc: Vec<f64>,
+    pub cfrc: Vec<f64>,
+    pub qfrc_tmp: Vec<f64>,
+    pub qacc_tmp: Vec<f64>,
+    pub rk: integrator::Rk4Scratch,
+    pub metric: metric::MetricState,
+    pub solver: solver::SolverScratch,
+    pub collision: collision::CollisionScratch,
+    pub elastic: elastic::ElasticScratch,
+}
+
+impl Scratch {
+    pub fn new(m: &Model, maxcon: usize, maxefc: usize) -> Scratch {
+        let maxnode = (0..m.nflex)
+            .map(|f| m.flex_nodenum[f] as usize)
+            .max()
+            .unwrap_or(0);
+        Scratch {
+            jac: jacobian::JacScratch::new(m.nv),
+            nodebuf: vec![0.0; 3 * maxnode],
+            cacc: vec![0.0; 6 * m.nbody],
+            cfrc: vec![0.0; 6 * m.nbody],
+            qfrc_tmp: vec![0.0; m.nv],
+            qacc_tmp: vec![0.0; m.nv],
+            rk: integrator::Rk4Scratch::new(m.nq, m.nv),
+            metric: metric::MetricState::new(m),
+            solver: solver::SolverScratch::new(m, maxefc),
+            collision: collision::CollisionScratch::new(m, maxcon),
+            elastic: elastic::ElasticScratch::new(m),
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Passive forces (MuJoCo's `mj_passive` / `mj_springdamper`): joint springs and dampers, flex
+//! elasticity (StVK, bending, SNH, interpolated), flex edge spring-dampers and passive contact.
+//! Springs go to `qfrc_spring`, dampers to `qfrc_damper`, their sum to `qfrc_passive`.
+
+use super::Scratch;
+use crate::data::Data;
+use crate::model::{disable, Model};
+
+/// Computes `qfrc_spring`, `qfrc_damper` and `qfrc_passive`.
+pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
+    d.a.qfrc_spring.fill(0.0);
+    d.a.qfrc_damper.fill(0.0);
+    d.a.qfrc_passive.fill(0.0);
+    let spring = !m.opt.disabled(disable::SPRING);
+    let damper = !m.opt.disabled(disable::DAMPER);
+    if !spring && !damper {
+        return;
+    }
+    joint_spring_damper(m, d, spring, damper);
+    for f in 0..m.nflex {
+        if m.flex_dim[f] == 1 || m.flex_rigid[f] != 0 {
+            continue;
+        }
+        if m.flex_interp[f] != 0 {
+            super::elastic::interp(m, d, s, f, spring, damper);
+        } else {
+            super::elastic::bend(m, d, s, f, spring, damper);
+            super::elastic::stretch(m, d, s, f);
+        }
+    }
+    flex_edge_spring_damper(m, d, spring, damper);
+    super::elastic::contact_passive(m, d, s);
+    for i in 0..m.nv {
+        d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i];
+    }
+}
+
+fn joint_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {
+    let a = &mut d.a;
+    if spring {
+        for j in 0..m.njnt {
+            let k = m.jnt_stiffness[j];
+            if k == 0.0 {
+                continue;
+            }
+            let mut padr = m.jnt_qposadr[j] as usize;
+            let mut dadr = m.jnt_dofadr[j] as usize;
+            let jt = m.jnt_type[j];
+            if jt == 0 {
+                let dif = [
+                    a.qpos[padr] - m.qpos_spring[padr],
+                    a.qpos[padr + 1] - m.qpos_spring[padr + 1],
+                    a.qpos[padr + 2] - m.qpos_spring[padr + 2],
+                ];
+                for t in 0..3 {
+                    a.qfrc_spring[dadr + t] += dif[t] * -k;
+                }
+                padr += 3;
+                dadr += 3;
+            }
+            if jt == 0 || jt == 1 {
+                let mut q = [
+                    a.qpos[padr],
+                    a.qpos[padr + 1],
+                    a.qpos[padr + 2],
+                    a.qpos[padr + 3],
+                ];
+                crate::math::normalize4(&mut q);
+                let qs = [
+                    m.qpos_spring[padr],
+                    m.qpos_spring[padr + 1],
+                    m.qpos_spring[padr + 2],
+                    m.qpos_spring[padr + 3],
+                ];
+                let dif = super::integrator::sub_quat(&q, &qs);
+                for t in 0..3 {
+                    a.qfrc_spring[dadr + t] += dif[t] * -k;
+                }
+            } else {
+                let x = a.qpos[padr] - m.qpos_spring[padr];
+                a.qfrc_spring[dadr] = -x * k;
+            }
+        }
+    }
+    if damper {
+        for i in 0..m.nv {
+            let b = m.dof_damping[i];
+            if b != 0.0 {
+                a.qfrc_damper[i] = -a.qvel[i] * b;
+            }
+        }
+    }
+}
+
+fn flex_edge_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {
+    let a = &mut d.a;
+    for f in 0..m.nflex {
+        let k = if spring { m.flex_edgestiffness[f] } else { 0.0 };
+        let b = if damper { m.flex_edgedamping[f] } else { 0.0 };
+        if m.flex_rigid[f] != 0 || (k == 0.0 && b == 0.0) {
+            continue;
+        }
+        let start = m.flex_edgeadr[f] as usize;
+        for e in start..start + m.flex_edgenum[f] as usize {
+            if m.flexedge_rigid[e] != 0 {
+                continue;
+            }
+            let fs = k * (m.flexedge_length0[e] - a.flexedge_length[e]);
+            let fd = -b * a.flexedge_velocity[e];
+            let ra = m.flexedge_J_rowadr[e] as usize;
+            for jj in ra..ra + m.flexedge_J_rownnz[e] as usize {
+                let c = m.flexedge_J_colind[jj] as usize;
+                let jv = a.flexedge_J[jj];
+                a.qfrc_spring[c] += jv * fs;
+                a.qfrc_damper[c] += jv * fd;
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! flexlab: MuJoCo 3.15.0's flex pipeline — MJCF in, the same model and the same numbers out —
+//! as a plain Rust numeric core shared by the native CLI, the tests and the browser (wasm).
+//!
+//! The pipeline reads like MuJoCo's: [`mjcf`] parses into a [`spec::Spec`], [`compile`] builds
+//! an immutable [`Model`], [`Data`] holds the state, and [`engine`] steps it.
+
+// Numeric kernels index several parallel arrays with one counter, as MuJoCo's do; iterator
+// rewrites would obscure the correspondence with the reference pipeline.
+#![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+
+pub mod compile;
+pub mod data;
+pub mod engine;
+pub mod error;
+pub mod fields;
+pub mod math;
+pub mod mjcf;
+pub mod model;
+pub mod spec;
+pub mod trace;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use data::Data;
+pub use error::{Error, ErrorKind, Result};
+pub use model::Model;
+
+/// Parses and compiles MJCF text; `file` names it in messages, `src` resolves includes/assets.
+pub fn load_xml(text: &str, file: Option<&str>, src: &dyn mjcf::FileSource) -> Result<Model> {
+    let spec = mjcf::parse(text, file, src)?;
+    compile::compile(&spec)
+}
+
+/// Parses and compiles an MJCF file from disk.
+pub fn load_file(path: &std::path::Path) -> Result<Model> {
+    let spec = mjcf::parse_file(path)?;
+    compile::compile(&spec)
+}

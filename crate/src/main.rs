@@ -1,0 +1,140 @@
+//! `flexlab`: the native command line through which the engine is judged against MuJoCo.
+//!
+//! ```text
+//! flexlab compile MODEL.xml [--elastic3d FLEX=V]
+//! flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
+//! ```
+
+use flexlab::trace::json_str;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  flexlab compile MODEL.xml [--elastic3d FLEX=V]
+  flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]";
+
+struct Args {
+    model: String,
+    steps: usize,
+    every: usize,
+    elastic3d: Vec<(String, i32)>,
+}
+
+fn parse_args(rest: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        model: String::new(),
+        steps: 500,
+        every: 10,
+        elastic3d: Vec::new(),
+    };
+    let mut i = 0;
+    while i < rest.len() {
+        let s = &rest[i];
+        let mut value = || -> Result<String, String> {
+            i += 1;
+            rest.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{s} needs a value"))
+        };
+        match s.as_str() {
+            "--steps" => {
+                a.steps = value()?
+                    .parse()
+                    .map_err(|_| "--steps needs an integer".to_string())?
+            }
+            "--every" => {
+                a.every = value()?
+                    .parse()
+                    .map_err(|_| "--every needs an integer".to_string())?
+            }
+            "--elastic3d" => {
+                let v = value()?;
+                let (name, val) = v.split_once('=').ok_or("--elastic3d needs FLEX=VALUE")?;
+                let val: i32 = val
+                    .parse()
+                    .map_err(|_| "--elastic3d value must be an integer".to_string())?;
+                a.elastic3d.push((name.to_string(), val));
+            }
+            _ if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            _ => {
+                if !a.model.is_empty() {
+                    return Err(format!("unexpected argument {s}"));
+                }
+                a.model = s.clone();
+            }
+        }
+        i += 1;
+    }
+    if a.model.is_empty() {
+        return Err("missing MODEL.xml".into());
+    }
+    if a.every == 0 {
+        return Err("--every must be positive".into());
+    }
+    Ok(a)
+}
+
+fn load(a: &Args) -> flexlab::Result<flexlab::Model> {
+    let mut spec = flexlab::mjcf::parse_file(std::path::Path::new(&a.model))?;
+    for (name, v) in &a.elastic3d {
+        spec.set_elastic3d(name, *v)?;
+    }
+    flexlab::compile::compile(&spec)
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.len() < 2 {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    let cmd = argv[1].as_str();
+    let args = match parse_args(&argv[2..]) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("flexlab: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match cmd {
+        "compile" => match load(&args) {
+            Ok(m) => {
+                let sizes: Vec<String> = m
+                    .sizes()
+                    .iter()
+                    .map(|(k, v)| format!("\"{k}\":{v}"))
+                    .collect();
+                println!("{{\"ok\":true,\"sizes\":{{{}}}}}", sizes.join(","));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                let mut s = String::new();
+                json_str(&mut s, &e.to_string());
+                println!("{{\"ok\":false,\"error\":{s}}}");
+                ExitCode::from(1)
+            }
+        },
+        "trace" => match load(&args) {
+            Ok(m) => {
+                let xml = std::fs::read_to_string(&args.model).unwrap_or_default();
+                let stem = std::path::Path::new(&args.model)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                let name = flexlab::trace::model_name(&xml, &stem);
+                print!(
+                    "{}",
+                    flexlab::trace::trace(&m, &name, args.steps, args.every)
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        },
+        _ => {
+            eprintln!("flexlab: unknown command '{cmd}'\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}

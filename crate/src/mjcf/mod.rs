@@ -1,0 +1,116 @@
+//! MJCF reader: XML text → [`Spec`]. Sections are read in MuJoCo's order (worldbody last), so
+//! flexes, equalities and bodies get MuJoCo's ids; flexcomps are expanded while the worldbody
+//! is read, exactly where MuJoCo's reader expands them.
+
+mod attrs;
+mod reader;
+pub mod xml;
+
+pub use xml::{DirSource, FileSource, MemSource};
+
+use crate::error::Result;
+use crate::spec::Spec;
+
+/// Parses an MJCF document into a spec. `file` names the document in error messages;
+/// `src` resolves `<include>` and asset files.
+pub fn parse(text: &str, file: Option<&str>, src: &dyn FileSource) -> Result<Spec> {
+    let root = xml::parse(text, file.map(|s| s.to_string()), src)?;
+    reader::Reader::new(src).read(&root)
+}
+
+/// Parses an MJCF file from disk; includes and meshes resolve relative to its directory.
+pub fn parse_file(path: &std::path::Path) -> Result<Spec> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| crate::Error::xml(format!("could not read '{}': {e}", path.display())))?;
+    let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    let src = DirSource { dir };
+    let name = path.file_name().map(|s| s.to_string_lossy().to_string());
+    parse(&text, name.as_deref(), &src)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(xml: &str) -> crate::Error {
+        parse(xml, Some("m.xml"), &MemSource::default()).expect_err("must fail")
+    }
+
+    #[test]
+    fn unknown_attributes_and_elements_are_located() {
+        let e = err("<mujoco>\n<option timestep=\"0.01\" tiemstep=\"1\"/>\n</mujoco>");
+        assert!(e.message.contains("unrecognized attribute: 'tiemstep'"));
+        assert_eq!(e.location.line, Some(2));
+        assert_eq!(e.location.attribute.as_deref(), Some("tiemstep"));
+        let e = err("<mujoco><worldbody>\n\n<blob/></worldbody></mujoco>");
+        assert!(e.message.contains("unrecognized element 'blob'"));
+        assert_eq!(e.location.line, Some(3));
+    }
+
+    #[test]
+    fn bad_numbers_and_keywords_name_the_attribute() {
+        let e = err(r#"<mujoco><option gravity="0 0 x"/></mujoco>"#);
+        assert!(e.message.contains("bad number 'x'"), "{e}");
+        let e = err(r#"<mujoco><option integrator="leapfrog"/></mujoco>"#);
+        assert!(
+            e.message
+                .contains("valid: Euler, RK4, implicit, implicitfast, discrete"),
+            "{e}"
+        );
+        let e = err(
+            r#"<mujoco><worldbody><flexcomp name="c"><contact internal="true"/></flexcomp></worldbody></mujoco>"#,
+        );
+        assert!(
+            e.message.contains("unrecognized attribute: 'internal'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn options_flags_and_defaults_are_read() {
+        let s = parse(
+            r#"<mujoco model="m"><option timestep="0.001" integrator="discrete" solver="CG"><flag contact="disable" energy="enable"/></option>
+               <default><joint damping="2"/><default class="x"><geom size=".1" rgba="1 0 0 1"/></default></default>
+               <worldbody><body name="b"><joint type="slide"/><geom class="x"/></body></worldbody></mujoco>"#,
+            None,
+            &MemSource::default(),
+        )
+        .unwrap();
+        assert_eq!(s.modelname, "m");
+        assert_eq!(s.option.timestep, 0.001);
+        assert_eq!(s.option.integrator, crate::model::Integrator::Discrete);
+        assert!(s.option.disabled(crate::model::disable::CONTACT));
+        assert!(s.option.enabled(crate::model::enable::ENERGY));
+        assert_eq!(s.joints[0].damping, 2.0);
+        assert_eq!(s.geoms[0].size[0], 0.1);
+    }
+
+    #[test]
+    fn includes_are_spliced_and_missing_files_reported() {
+        let src = MemSource {
+            files: vec![(
+                "inc.xml".into(),
+                b"<mujoco><option timestep=\"0.005\"/></mujoco>".to_vec(),
+            )],
+        };
+        let s = parse(r#"<mujoco><include file="inc.xml"/></mujoco>"#, None, &src).unwrap();
+        assert_eq!(s.option.timestep, 0.005);
+        let e = err(r#"<mujoco><include file="nope.xml"/></mujoco>"#);
+        assert!(e
+            .message
+            .contains("could not read included file 'nope.xml'"));
+    }
+
+    #[test]
+    fn malformed_xml_is_an_error_not_a_panic() {
+        for bad in [
+            "",
+            "<mujoco",
+            "<mujoco><worldbody></mujoco>",
+            "<notmujoco/>",
+            "<mujoco><option timestep=\"-1\"/></mujoco>",
+        ] {
+            assert!(parse(bad, None, &MemSource::default()).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,1574 @@
+//! Section readers. Attribute sets follow MuJoCo 3.15.0's schema: an attribute MuJoCo does
+//! not know is a schema violation with MuJoCo's message; one MuJoCo knows but flexlab does not
+//! implement is a located "not supported" error; drawing-only attributes are accepted.
+
+use super::xml::{Element, FileSource};
+use crate::compile::flexcomp::{self, DofType, FlexcompSpec, FlexcompType};
+use crate::error::{ErrorKind, Result};
+use crate::model::{disable, enable, Cone, Integrator, JacobianKind, Solver};
+use crate::spec::*;
+
+/// One `<default>` class with the values it sets.
+#[derive(Clone)]
+struct DefaultClass {
+    name: String,
+    joint: JointSpec,
+    geom: GeomSpec,
+    site: SiteSpec,
+    equality: EqualitySpec,
+    mesh_scale: [f64; 3],
+}
+
+pub struct Reader<'a> {
+    src: &'a dyn FileSource,
+    spec: Spec,
+    classes: Vec<DefaultClass>,
+}
+
+const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
+
+fn unsupported(e: &Element, what: &str) -> crate::Error {
+    let mut err = e.error(format!("{what} is not supported by flexlab yet"));
+    err.kind = ErrorKind::Unsupported;
+    err
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(src: &'a dyn FileSource) -> Self {
+        let main = DefaultClass {
+            name: "main".to_string(),
+            joint: JointSpec::default(),
+            geom: GeomSpec::default(),
+            site: SiteSpec::default(),
+            equality: EqualitySpec::default(),
+            mesh_scale: [1.0; 3],
+        };
+        Reader {
+            src,
+            spec: Spec::default(),
+            classes: vec![main],
+        }
+    }
+
+    pub fn read(mut self, root: &Element) -> Result<Spec> {
+        if root.name != "mujoco" {
+            return Err(root.error(format!(
+                "Schema violation: unrecognized element '{}' (the root must be <mujoco>)",
+                root.name
+            )));
+        }
+        root.check_attrs(&["model"])?;
+        if let Some(name) = root.attr("model") {
+            self.spec.modelname = name.to_string();
+        }
+        const SECTIONS: [&str; 17] = [
+            "compiler",
+            "option",
+            "size",
+            "visual",
+            "statistic",
+            "default",
+            "extension",
+            "custom",
+            "asset",
+            "contact",
+            "deformable",
+            "equality",
+            "tendon",
+            "actuator",
+            "sensor",
+            "keyframe",
+            "worldbody",
+        ];
+        for c in &root.children {
+            if !SECTIONS.contains(&c.name.as_str()) {
+                return Err(c.error(format!(
+                    "Schema violation: unrecognized element '{}'",
+                    c.name
+                )));
+            }
+        }
+        // MuJoCo reads sections by kind in this order, whatever their order in the file
+        for c in root.children_named("compiler") {
+            self.compiler(c)?;
+        }
+        for c in root.children_named("option") {
+            self.option(c)?;
+        }
+        for c in root.children_named("size") {
+            c.check_attrs(&[
+                "memory",
+                "njmax",
+                "nconmax",
+                "nstack",
+                "nuserdata",
+                "nkey",
+                "nuser_body",
+                "nuser_jnt",
+                "nuser_geom",
+                "nuser_site",
+                "nuser_cam",
+                "nuser_tendon",
+                "nuser_actuator",
+                "nuser_sensor",
+            ])?;
+        }
+        // visual and statistic only affect drawing here
+        for c in root.children_named("default") {
+            self.default_class(c, 0, true)?;
+        }
+        self.spec.joint_class_defaults = self.classes.iter().map(|c| c.joint.clone()).collect();
+        if let Some(c) = root
+            .children_named("extension")
+            .chain(root.children_named("custom"))
+            .next()
+        {
+            return Err(unsupported(c, &format!("<{}>", c.name)));
+        }
+        for c in root.children_named("asset") {
+            self.asset(c)?;
+        }
+        for c in root.children_named("contact") {
+            self.contact(c)?;
+        }
+        for c in root.children_named("deformable") {
+            self.deformable(c)?;
+        }
+        for c in root.children_named("equality") {
+            self.equality(c)?;
+        }
+        for c in root.children_named("tendon") {
+            if !c.children.is_empty() {
+                return Err(unsupported(&c.children[0], "tendons"));
+            }
+        }
+        for c in root.children_named("actuator") {
+            if !c.children.is_empty() {
+                return Err(unsupported(&c.children[0], "actuators"));
+            }
+        }
+        for c in root.children_named("sensor") {
+            if !c.children.is_empty() {
+                return Err(unsupported(&c.children[0], "sensors"));
+            }
+        }
+        for c in root.children_named("keyframe") {
+            self.keyframe(c)?;
+        }
+        for c in root.children_named("worldbody") {
+            if !c.attrs.is_empty() {
+                return Err(c.error("World body cannot have attributes"));
+            }
+            self.body_children(c, 0, 0)?;
+        }
+        Ok(self.spec)
+    }
+
+    // ---------------------------------------------------------------- compiler, option
+
+    fn compiler(&mut self, e: &Element) -> Result<()> {
+        e.check_attrs(&[
+            "autolimits",
+            "boundmass",
+            "boundinertia",
+            "settotalmass",
+            "balanceinertia",
+            "strippath",
+            "coordinate",
+            "angle",
+            "fitaabb",
+            "eulerseq",
+            "meshdir",
+            "texturedir",
+            "discardvisual",
+            "usethread",
+            "fusestatic",
+            "inertiafromgeom",
+            "inertiagrouprange",
+            "saveinertial",
+            "assetdir",
+            "alignfree",
+            "conflict",
+        ])?;
+        let c = &mut self.spec.compiler;
+        e.read_bool("autolimits", &mut c.autolimits)?;
+        e.read_f64("boundmass", &mut c.boundmass)?;
+        e.read_f64("boundinertia", &mut c.boundinertia)?;
+        e.read_f64("settotalmass", &mut c.settotalmass)?;
+        e.read_bool("balanceinertia", &mut c.balanceinertia)?;
+        e.read_bool("discardvisual", &mut c.discardvisual)?;
+        e.read_bool("alignfree", &mut c.alignfree)?;
+        if e.attr("coordinate").is_some() {
+            return Err(e.attr_error(
+                "coordinate",
+                "global coordinates no longer supported. To convert existing models, load and save them in MuJoCo 2.3.3 or older",
+            ));
+        }
+        if let Some(deg) = e.keyword("angle", &[("radian", false), ("degree", true)])? {
+            c.degree = deg;
+        }
+        if let Some(seq) = e.attr("eulerseq") {
+            let b = seq.as_bytes();
+            if b.len() != 3 || !b.iter().all(|ch| b"xyzXYZ".contains(ch)) {
+                return Err(e.attr_error("eulerseq", "eulerseq must have 3 characters from xyzXYZ"));
+            }
+            c.eulerseq = [b[0], b[1], b[2]];
+        }
+        if let Some(d) = e.attr("assetdir") {
+            c.meshdir = d.to_string();
+            c.texturedir = d.to_string();
+        }
+        if let Some(d) = e.attr("meshdir") {
+            c.meshdir = d.to_string();
+        }
+        if let Some(d) = e.attr("texturedir") {
+            c.texturedir = d.to_string();
+        }
+        if let Some(v) = e.keyword(
+            "inertiafromgeom",
+            &[
+                ("false", TriState::False),
+                ("true", TriState::True),
+                ("auto", TriState::Auto),
+            ],
+        )? {
+            c.inertiafromgeom = v;
+        }
+        if let Some(v) = e.ints("inertiagrouprange")? {
+            if v.len() != 2 {
+                return Err(
+                    e.attr_error("inertiagrouprange", "inertiagrouprange must have 2 values")
+                );
+            }
+            c.inertiagrouprange = [v[0], v[1]];
+        }
+        e.read_bool("fusestatic", &mut c.fusestatic)?;
+        if c.fusestatic {
+            return Err(unsupported(e, "compiler fusestatic"));
+        }
+        e.reject_unsupported(&["fitaabb"])?;
+        Ok(())
+    }
+
+    fn option(&mut self, e: &Element) -> Result<()> {
+        e.check_attrs(&[
+            "timestep",
+            "impratio",
+            "tolerance",
+            "ls_tolerance",
+            "noslip_tolerance",
+            "ccd_tolerance",
+            "sleep_tolerance",
+            "gravity",
+            "wind",
+            "magnetic",
+            "density",
+            "viscosity",
+            "o_margin",
+            "o_solref",
+            "o_solimp",
+            "o_friction",
+            "integrator",
+            "cone",
+            "jacobian",
+            "solver",
+            "iterations",
+            "ls_iterations",
+            "noslip_iterations",
+            "ccd_iterations",
+            "sdf_iterations",
+            "sdf_initpoints",
+            "actuatorgroupdisable",
+        ])?;
+        let o = &mut self.spec.option;
+        e.read_f64("timestep", &mut o.timestep)?;
+        e.read_f64("impratio", &mut o.impratio)?;
+        e.read_f64("tolerance", &mut o.tolerance)?;
+        e.read_f64("ls_tolerance", &mut o.ls_tolerance)?;
+        e.read_f64("noslip_tolerance", &mut o.noslip_tolerance)?;
+        e.read_f64("ccd_tolerance", &mut o.ccd_tolerance)?;
+        e.read_f64("sleep_tolerance", &mut o.sleep_tolerance)?;
+        e.read_f64s("gravity", 3, &mut o.gravity)?;
+        e.read_f64s("wind", 3, &mut o.wind)?;
+        e.read_f64s("magnetic", 3, &mut o.magnetic)?;
+        e.read_f64("density", &mut o.density)?;
+        e.read_f64("viscosity", &mut o.viscosity)?;
+        e.read_f64("o_margin", &mut o.o_margin)?;
+        e.read_f64s("o_solref", 1, &mut o.o_solref)?;
+        e.read_f64s("o_solimp", 1, &mut o.o_solimp)?;
+        e.read_f64s("o_friction", 1, &mut o.o_friction)?;
+        if let Some(v) = e.attr("integrator") {
+            o.integrator = Integrator::from_mjcf(v.trim()).ok_or_else(|| {
+                e.attr_error(
+                    "integrator",
+                    format!("invalid keyword '{v}' in attribute 'integrator'; valid: Euler, RK4, implicit, implicitfast, discrete"),
+                )
+            })?;
+        }
+        if let Some(v) = e.keyword(
+            "cone",
+            &[("pyramidal", Cone::Pyramidal), ("elliptic", Cone::Elliptic)],
+        )? {
+            o.cone = v;
+        }
+        if let Some(v) = e.keyword(
+            "jacobian",
+            &[
+                ("dense", JacobianKind::Dense),
+                ("sparse", JacobianKind::Sparse),
+                ("auto", JacobianKind::Auto),
+            ],
+        )? {
+            o.jacobian = v;
+        }
+        if let Some(v) = e.attr("solver") {
+            o.solver = Solver::from_mjcf(v.trim()).ok_or_else(|| {
+                e.attr_error(
+                    "solver",
+                    format!("invalid keyword '{v}' in attribute 'solver'; valid: PGS, CG, Newton"),
+                )
+            })?;
+        }
+        e.read_int("iterations", &mut o.iterations)?;
+        e.read_int("ls_iterations", &mut o.ls_iterations)?;
+        e.read_int("noslip_iterations", &mut o.noslip_iterations)?;
+        e.read_int("ccd_iterations", &mut o.ccd_iterations)?;
+        e.read_int("sdf_iterations", &mut o.sdf_iterations)?;
+        e.read_int("sdf_initpoints", &mut o.sdf_initpoints)?;
+        if o.timestep <= 0.0 || !o.timestep.is_finite() {
+            return Err(e.attr_error("timestep", "timestep must be positive"));
+        }
+        for c in &e.children {
+            if c.name != "flag" {
+                return Err(c.error(format!(
+                    "Schema violation: unrecognized element '{}'",
+                    c.name
+                )));
+            }
+            let mut allowed: Vec<&str> = disable::NAMES.to_vec();
+            allowed.extend_from_slice(&enable::NAMES);
+            c.check_attrs(&allowed)?;
+            let map = [("disable", false), ("enable", true)];
+            for (bit, name) in disable::NAMES.iter().enumerate() {
+                if let Some(on) = c.keyword(name, &map)? {
+                    if on {
+                        o.disableflags &= !(1 << bit);
+                    } else {
+                        o.disableflags |= 1 << bit;
+                    }
+                }
+            }
+            for (bit, name) in enable::NAMES.iter().enumerate() {
+                if let Some(on) = c.keyword(name, &map)? {
+                    if on {
+                        o.enableflags |= 1 << bit;
+                    } else {
+                        o.enableflags &= !(1 << bit);
+                    }
+                }
+            }
+            if o.enabled(enable::IPC) {
+                return Err(unsupported(c, "flag ipc"));
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- defaults
+
+    fn default_class(&mut self, e: &Element, parent: usize, top: bool) -> Result<()> {
+        e.check_attrs(&["class"])?;
+        let idx = if top && e.attr("class").is_none_or(|c| c == "main") {
+            0
+        } else {
+            let name = e
+                .attr("class")
+                .ok_or_else(|| e.error("empty class name"))?
+                .to_string();
+            if self.classes.iter().any(|c| c.name == name) {
+                return Err(e.attr_error("class", format!("repeated default class name '{name}'")));
+            }
+            let mut c = self.classes[parent].clone();
+            c.name = name;
+            self.classes.push(c);
+            self.classes.len() - 1
+        };
+        for c in &e.children {
+            match c.name.as_str() {
+                "default" => self.default_class(c, idx, false)?,
+                "joint" => {
+                    let mut j = self.classes[idx].joint.clone();
+                    read_joint(c, &mut j, true)?;
+                    self.classes[idx].joint = j;
+                }
+                "geom" => {
+                    let mut g = self.classes[idx].geom.clone();
+                    read_geom(c, &mut g, true)?;
+                    self.classes[idx].geom = g;
+                }
+                "site" => {
+                    let mut s = self.classes[idx].site.clone();
+                    read_site(c, &mut s, true)?;
+                    self.classes[idx].site = s;
+                }
+                "equality" => {
+                    c.check_attrs(&["active", "solref", "solimp"])?;
+                    let q = &mut self.classes[idx].equality;
+                    c.read_bool("active", &mut q.active)?;
+                    c.read_f64s("solref", 1, &mut q.solref)?;
+                    c.read_f64s("solimp", 1, &mut q.solimp)?;
+                }
+                "mesh" => {
+                    c.read_f64s("scale", 3, &mut self.classes[idx].mesh_scale)?;
+                }
+                // drawing-only or not-yet-used classes are accepted; using the objects
+                // themselves is what reports "not supported"
+                "material" | "camera" | "light" | "pair" | "tendon" | "general" | "motor"
+                | "position" | "velocity" | "intvelocity" | "orientation" | "pid" | "damper"
+                | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn class_of(&self, e: &Element, inherited: usize) -> Result<usize> {
+        match e.attr("class") {
+            None => Ok(inherited),
+            Some(name) => self
+                .classes
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| {
+                    e.attr_error("class", format!("unknown default class name '{name}'"))
+                }),
+        }
+    }
+
+    // ---------------------------------------------------------------- assets
+
+    fn asset(&mut self, e: &Element) -> Result<()> {
+        for c in &e.children {
+            match c.name.as_str() {
+                "mesh" => self.mesh(c)?,
+                "material" => {
+                    c.check_attrs(&[
+                        "name",
+                        "class",
+                        "texture",
+                        "texrepeat",
+                        "texuniform",
+                        "emission",
+                        "specular",
+                        "shininess",
+                        "reflectance",
+                        "metallic",
+                        "roughness",
+                        "rgba",
+                    ])?;
+                    let mut rgba = [1.0f32; 4];
+                    c.f32s("rgba", &mut rgba)?;
+                    self.spec.materials.push(MaterialSpec {
+                        name: c.string("name").unwrap_or_default(),
+                        rgba,
+                        texture: c.string("texture").unwrap_or_default(),
+                    });
+                }
+                "texture" => {} // drawing only; the lab draws its own floor
+                "hfield" | "skin" | "model" => {
+                    return Err(unsupported(c, &format!("<{}> asset", c.name)))
+                }
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn mesh(&mut self, e: &Element) -> Result<()> {
+        e.check_attrs(&[
+            "name",
+            "class",
+            "content_type",
+            "file",
+            "vertex",
+            "normal",
+            "texcoord",
+            "face",
+            "refpos",
+            "refquat",
+            "scale",
+            "smoothnormal",
+            "maxhullvert",
+            "inertia",
+            "builtin",
+            "params",
+            "material",
+        ])?;
+        e.reject_unsupported(&["builtin", "params", "refpos", "refquat"])?;
+        let class = self.class_of(e, 0)?;
+        let mut m = MeshSpec {
+            name: e.string("name").unwrap_or_default(),
+            line: e.line,
+            ..Default::default()
+        };
+        m.scale = self.classes[class].mesh_scale;
+        e.read_f64s("scale", 3, &mut m.scale)?;
+        if let Some(file) = e.attr("file") {
+            if m.name.is_empty() {
+                m.name = std::path::Path::new(file)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default();
+            }
+            m.file = file.to_string();
+            let path = join_dir(&self.spec.compiler.meshdir, file);
+            let bytes = self.src.read(&path).ok_or_else(|| {
+                e.attr_error(
+                    "file",
+                    format!("resource not found via provider or OS filesystem: '{path}'"),
+                )
+            })?;
+            let lower = file.to_ascii_lowercase();
+            if !lower.ends_with(".obj") {
+                return Err(unsupported(e, "mesh files other than OBJ"));
+            }
+            let (v, f, t) =
+                crate::compile::mesh::load_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
+            m.vert = v;
+            m.face = f;
+            m.texcoord = t;
+        } else {
+            m.vert = e.numbers("vertex")?.unwrap_or_default();
+            m.face = e.ints("face")?.unwrap_or_default();
+        }
+        self.spec.meshes.push(m);
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- contact, deformable
+
+    fn contact(&mut self, e: &Element) -> Result<()> {
+        for c in &e.children {
+            match c.name.as_str() {
+                "exclude" => {
+                    c.check_attrs(&["name", "body1", "body2"])?;
+                    let b1 = c
+                        .string("body1")
+                        .ok_or_else(|| c.error("missing required attribute 'body1'"))?;
+                    let b2 = c
+                        .string("body2")
+                        .ok_or_else(|| c.error("missing required attribute 'body2'"))?;
+                    self.spec.excludes.push(ExcludeSpec {
+                        body1: b1,
+                        body2: b2,
+                        line: c.line,
+                    });
+                }
+                "pair" => return Err(unsupported(c, "explicit contact <pair>")),
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn deformable(&mut self, e: &Element) -> Result<()> {
+        for c in &e.children {
+            match c.name.as_str() {
+                "flex" => {
+                    let f = read_flex(c)?;
+                    self.spec.flexes.push(f);
+                }
+                "skin" => {
+                    let s = read_skin(c)?;
+                    self.spec.skins.push(s);
+                }
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- equality, keyframe
+
+    fn equality(&mut self, e: &Element) -> Result<()> {
+        for c in &e.children {
+            let class = self.class_of(c, 0)?;
+            let mut q = self.classes[class].equality.clone();
+            q.line = c.line;
+            let base = ["name", "class", "active", "solref", "solimp"];
+            let with = |extra: &[&'static str]| -> Vec<&'static str> {
+                let mut v: Vec<&str> = base.to_vec();
+                v.extend_from_slice(extra);
+                v
+            };
+            match c.name.as_str() {
+                "connect" => {
+                    c.check_attrs(&with(&["body1", "body2", "anchor", "site1", "site2"]))?;
+                    q.eqtype = EqType::Connect;
+                    self.eq_bodies_or_sites(c, &mut q)?;
+                    if !q.sites {
+                        let a = c
+                            .exact_f64s::<3>("anchor")?
+                            .ok_or_else(|| c.error("connect needs 'anchor' with body1"))?;
+                        q.data[..3].copy_from_slice(&a);
+                    }
+                }
+                "weld" => {
+                    c.check_attrs(&with(&[
+                        "body1",
+                        "body2",
+                        "relpose",
+                        "anchor",
+                        "site1",
+                        "site2",
+                        "torquescale",
+                    ]))?;
+                    q.eqtype = EqType::Weld;
+                    self.eq_bodies_or_sites(c, &mut q)?;
+                    q.data[10] = 1.0;
+                    if let Some(a) = c.exact_f64s::<3>("anchor")? {
+                        q.data[..3].copy_from_slice(&a);
+                    }
+                    if let Some(r) = c.exact_f64s::<7>("relpose")? {
+                        q.data[3..10].copy_from_slice(&r);
+                    }
+                    c.read_f64("torquescale", &mut q.data[10])?;
+                }
+                "joint" => {
+                    c.check_attrs(&with(&["joint1", "joint2", "polycoef"]))?;
+                    q.eqtype = EqType::Joint;
+                    q.name1 = c
+                        .string("joint1")
+                        .ok_or_else(|| c.error("missing required attribute 'joint1'"))?;
+                    q.name2 = c.string("joint2").unwrap_or_default();
+                    let mut poly = [0.0, 1.0, 0.0, 0.0, 0.0];
+                    c.read_f64s("polycoef", 1, &mut poly)?;
+                    q.data[..5].copy_from_slice(&poly);
+                }
+                "flex" | "flexvert" | "flexstrain" => {
+                    if c.name == "flexstrain" {
+                        c.check_attrs(&with(&["flex", "cell"]))?;
+                    } else {
+                        c.check_attrs(&with(&["flex"]))?;
+                    }
+                    q.eqtype = match c.name.as_str() {
+                        "flex" => EqType::Flex,
+                        "flexvert" => EqType::FlexVert,
+                        _ => EqType::FlexStrain,
+                    };
+                    q.name1 = c
+                        .string("flex")
+                        .ok_or_else(|| c.error("missing required attribute 'flex'"))?;
+                    if let Some(cell) = c.numbers("cell")? {
+                        for (k, v) in cell.iter().take(3).enumerate() {
+                            q.data[k] = *v;
+                        }
+                    }
+                }
+                "tendon" => return Err(unsupported(c, "tendon equality")),
+                "distance" => {
+                    return Err(c.error(
+                        "support for distance equality constraints was removed in MuJoCo 2.2.2",
+                    ))
+                }
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+            q.name = c.string("name").unwrap_or_default();
+            c.read_bool("active", &mut q.active)?;
+            c.read_f64s("solref", 1, &mut q.solref)?;
+            c.read_f64s("solimp", 1, &mut q.solimp)?;
+            self.spec.equalities.push(q);
+        }
+        Ok(())
+    }
+
+    fn eq_bodies_or_sites(&self, c: &Element, q: &mut EqualitySpec) -> Result<()> {
+        if let Some(s1) = c.string("site1") {
+            q.sites = true;
+            q.name1 = s1;
+            q.name2 = c
+                .string("site2")
+                .ok_or_else(|| c.error("site1 and site2 must appear together"))?;
+        } else {
+            q.name1 = c
+                .string("body1")
+                .ok_or_else(|| c.error("either body1 or site1 must be given"))?;
+            q.name2 = c.string("body2").unwrap_or_default();
+        }
+        Ok(())
+    }
+
+    fn keyframe(&mut self, e: &Element) -> Result<()> {
+        for c in &e.children {
+            if c.name != "key" {
+                return Err(c.error(format!(
+                    "Schema violation: unrecognized element '{}'",
+                    c.name
+                )));
+            }
+            c.check_attrs(&[
+                "name", "time", "qpos", "qvel", "act", "mpos", "mquat", "ctrl",
+            ])?;
+            if c.attr("act").is_some() || c.attr("ctrl").is_some() {
+                let attr = if c.attr("act").is_some() {
+                    "act"
+                } else {
+                    "ctrl"
+                };
+                if c.numbers(attr)?.is_some_and(|v| !v.is_empty()) {
+                    return Err(unsupported(c, "keyframe act/ctrl (no actuators yet)"));
+                }
+            }
+            let mut k = KeySpec {
+                name: c.string("name").unwrap_or_default(),
+                line: c.line,
+                ..Default::default()
+            };
+            c.read_f64("time", &mut k.time)?;
+            k.qpos = c.numbers("qpos")?;
+            k.qvel = c.numbers("qvel")?;
+            k.mpos = c.numbers("mpos")?;
+            k.mquat = c.numbers("mquat")?;
+            self.spec.keys.push(k);
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- bodies
+
+    fn body_children(&mut self, e: &Element, body: usize, class: usize) -> Result<()> {
+        for c in &e.children {
+            match c.name.as_str() {
+                "body" => self.body(c, body, class)?,
+                "inertial" => {
+                    if body == 0 {
+                        return Err(c.error("World body cannot have inertia"));
+                    }
+                    read_inertial(c, &mut self.spec.bodies[body])?;
+                }
+                "joint" => {
+                    if body == 0 {
+                        return Err(c.error("World body cannot have joints"));
+                    }
+                    let cl = self.class_of(c, class)?;
+                    let mut j = self.classes[cl].joint.clone();
+                    read_joint(c, &mut j, false)?;
+                    j.line = c.line;
+                    self.spec.add_joint(body, j);
+                }
+                "freejoint" => {
+                    if body == 0 {
+                        return Err(c.error("World body cannot have joints"));
+                    }
+                    c.check_attrs(&["name", "group", "align"])?;
+                    let mut j = JointSpec {
+                        jtype: JointType::Free,
+                        line: c.line,
+                        ..Default::default()
+                    };
+                    j.name = c.string("name").unwrap_or_default();
+                    c.read_int("group", &mut j.group)?;
+                    if c.keyword("align", &[("false", 0), ("true", 1), ("auto", 2)])?
+                        .is_some_and(|v| v == 1)
+                    {
+                        return Err(unsupported(c, "freejoint align"));
+                    }
+                    self.spec.add_joint(body, j);
+                }
+                "geom" => {
+                    let cl = self.class_of(c, class)?;
+                    let mut g = self.classes[cl].geom.clone();
+                    read_geom(c, &mut g, false)?;
+                    g.line = c.line;
+                    self.spec.add_geom(body, g);
+                }
+                "site" => {
+                    let cl = self.class_of(c, class)?;
+                    let mut s = self.classes[cl].site.clone();
+                    read_site(c, &mut s, false)?;
+                    s.line = c.line;
+                    self.spec.add_site(body, s);
+                }
+                "camera" => {
+                    let mut v = ViewSpec {
+                        body,
+                        fovy: 45.0,
+                        ..Default::default()
+                    };
+                    v.name = c.string("name").unwrap_or_default();
+                    c.read_f64s("pos", 3, &mut v.pos)?;
+                    v.orient = read_orientation(c)?.unwrap_or_default();
+                    c.read_f64("fovy", &mut v.fovy)?;
+                    self.spec.cameras.push(v);
+                }
+                "light" => {
+                    let mut v = ViewSpec {
+                        body,
+                        dir: [0.0, 0.0, -1.0],
+                        ..Default::default()
+                    };
+                    v.name = c.string("name").unwrap_or_default();
+                    c.read_f64s("pos", 3, &mut v.pos)?;
+                    c.read_f64s("dir", 3, &mut v.dir)?;
+                    self.spec.lights.push(v);
+                }
+                "flexcomp" => self.flexcomp(c, body)?,
+                "frame" | "replicate" | "composite" | "attach" | "plugin" => {
+                    return Err(unsupported(c, &format!("<{}>", c.name)))
+                }
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&mut self, e: &Element, parent: usize, class: usize) -> Result<()> {
+        e.check_attrs(&[
+            "name",
+            "childclass",
+            "pos",
+            "quat",
+            "axisangle",
+            "xyaxes",
+            "zaxis",
+            "euler",
+            "mocap",
+            "gravcomp",
+            "sleep",
+            "simple",
+            "user",
+        ])?;
+        e.reject_unsupported(&["gravcomp"])?;
+        let name = e.string("name").unwrap_or_default();
+        if !name.is_empty() && self.spec.find_body(&name).is_some() {
+            return Err(e.attr_error("name", format!("repeated name '{name}' in body")));
+        }
+        let id = self.spec.add_body(parent, &name);
+        let childclass = match e.attr("childclass") {
+            Some(cc) => self
+                .classes
+                .iter()
+                .position(|c| c.name == cc)
+                .ok_or_else(|| {
+                    e.attr_error("childclass", format!("unknown default childclass '{cc}'"))
+                })?,
+            None => class,
+        };
+        {
+            let b = &mut self.spec.bodies[id];
+            b.childclass = childclass;
+            b.line = e.line;
+            e.read_f64s("pos", 3, &mut b.pos)?;
+            if let Some(o) = read_orientation(e)? {
+                b.orient = o;
+            }
+            e.read_bool("mocap", &mut b.mocap)?;
+            if let Some(s) = e.keyword("simple", &[("false", false), ("auto", true)])? {
+                b.simple = s;
+            }
+        }
+        self.body_children(e, id, childclass)
+    }
+
+    fn flexcomp(&mut self, e: &Element, body: usize) -> Result<()> {
+        e.check_attrs(&[
+            "name",
+            "type",
+            "group",
+            "dim",
+            "dof",
+            "count",
+            "cellcount",
+            "spacing",
+            "radius",
+            "rigid",
+            "mass",
+            "inertiabox",
+            "scale",
+            "file",
+            "point",
+            "element",
+            "texcoord",
+            "material",
+            "rgba",
+            "flatskin",
+            "pos",
+            "quat",
+            "axisangle",
+            "xyaxes",
+            "zaxis",
+            "euler",
+            "origin",
+        ])?;
+        let mut fc = FlexcompSpec {
+            name: e
+                .string("name")
+                .ok_or_else(|| e.error("missing required attribute 'name'"))?,
+            line: e.line,
+            ..Default::default()
+        };
+        if let Some(t) = e.keyword(
+            "type",
+            &[
+                ("grid", FlexcompType::Grid),
+                ("box", FlexcompType::Box),
+                ("cylinder", FlexcompType::Cylinder),
+                ("ellipsoid", FlexcompType::Ellipsoid),
+                ("square", FlexcompType::Square),
+                ("disc", FlexcompType::Disc),
+                ("circle", FlexcompType::Circle),
+                ("mesh", FlexcompType::Mesh),
+                ("gmsh", FlexcompType::Gmsh),
+                ("direct", FlexcompType::Direct),
+            ],
+        )? {
+            fc.ftype = t;
+        }
+        e.int3("count", &mut fc.count)?;
+        e.int3("cellcount", &mut fc.cellcount)?;
+        e.read_f64s("spacing", 3, &mut fc.spacing)?;
+        e.read_f64s("scale", 3, &mut fc.scale)?;
+        e.read_f64("mass", &mut fc.mass)?;
+        e.read_f64("inertiabox", &mut fc.inertiabox)?;
+        let f = &mut fc.flex;
+        f.line = e.line;
+        if let Some(m) = e.attr("material") {
+            f.material = m.to_string();
+        }
+        e.f32s("rgba", &mut f.rgba)?;
+        e.read_bool("flatskin", &mut f.flatskin)?;
+        e.read_int("dim", &mut f.dim)?;
+        e.read_f64("radius", &mut f.radius)?;
+        e.read_int("group", &mut f.group)?;
+        match e.exact_f64s::<3>("origin")? {
+            Some(o) => fc.origin = Some(o),
+            None => {
+                if fc.ftype == FlexcompType::Mesh && f.dim == 3 {
+                    return Err(e.error("origin must be specified for mesh flexcomps if dim=3"));
+                }
+            }
+        }
+        e.read_f64s("pos", 3, &mut fc.pos)?;
+        if let Some(o) = read_orientation(e)? {
+            fc.orient = o;
+        }
+        e.read_bool("rigid", &mut fc.rigid)?;
+        if let Some(p) = e.numbers("point")? {
+            fc.point = p;
+        }
+        if let Some(el) = e.ints("element")? {
+            fc.element = el;
+        }
+        if let Some(t) = e.numbers("texcoord")? {
+            fc.texcoord = t.iter().map(|x| *x as f32).collect();
+        }
+        if let Some(d) = e.keyword(
+            "dof",
+            &[
+                ("full", DofType::Full),
+                ("radial", DofType::Radial),
+                ("trilinear", DofType::Trilinear),
+                ("quadratic", DofType::Quadratic),
+                ("2d", DofType::TwoD),
+            ],
+        )? {
+            fc.dof = d;
+        }
+        if let Some(file) = e.attr("file") {
+            let path = join_dir(&self.spec.compiler.meshdir, file);
+            let lower = file.to_ascii_lowercase();
+            if fc.ftype == FlexcompType::Gmsh {
+                return Err(unsupported(e, "flexcomp type 'gmsh'"));
+            }
+            if lower.ends_with(".msh") {
+                return Err(e.attr_error("file", "legacy MSH files are not supported in flexcomp"));
+            }
+            let bytes = self.src.read(&path).ok_or_else(|| {
+                e.attr_error(
+                    "file",
+                    format!("resource not found via provider or OS filesystem: '{path}'"),
+                )
+            })?;
+            if !lower.ends_with(".obj") {
+                return Err(unsupported(e, "flexcomp mesh files other than OBJ"));
+            }
+            let (v, fcs, t) =
+                crate::compile::mesh::load_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
+            fc.mesh = Some((v, fcs, t));
+        }
+        if fc.ftype == FlexcompType::Gmsh {
+            return Err(unsupported(e, "flexcomp type 'gmsh'"));
+        }
+        // children
+        let mut seen = std::collections::HashSet::new();
+        for c in &e.children {
+            if c.name != "pin" && !seen.insert(c.name.clone()) {
+                return Err(c.error(format!("Schema violation: repeated element '{}'", c.name)));
+            }
+            match c.name.as_str() {
+                "edge" => {
+                    c.check_attrs(&["equality", "solref", "solimp", "stiffness", "damping"])?;
+                    if let Some(q) = c.keyword(
+                        "equality",
+                        &[("false", 0), ("true", 1), ("vert", 2), ("strain", 3)],
+                    )? {
+                        fc.equality = q;
+                    }
+                    c.read_f64s("solref", 1, &mut fc.eq_solref)?;
+                    c.read_f64s("solimp", 1, &mut fc.eq_solimp)?;
+                    c.read_f64("stiffness", &mut fc.flex.edgestiffness)?;
+                    c.read_f64("damping", &mut fc.flex.edgedamping)?;
+                }
+                "elasticity" => read_elasticity(c, &mut fc.flex)?,
+                "contact" => read_flex_contact(c, &mut fc.flex)?,
+                "pin" => {
+                    c.check_attrs(&["id", "range", "grid", "gridrange"])?;
+                    if let Some(v) = c.ints("id")? {
+                        fc.pinid.extend(v);
+                    }
+                    if let Some(v) = c.ints("range")? {
+                        fc.pinrange.extend(v);
+                    }
+                    if let Some(v) = c.ints("grid")? {
+                        fc.pingrid.extend(v);
+                    }
+                    if let Some(v) = c.ints("gridrange")? {
+                        fc.pingridrange.extend(v);
+                    }
+                }
+                "plugin" => return Err(unsupported(c, "flexcomp plugins")),
+                other => {
+                    return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
+                }
+            }
+        }
+        if fc.flex.elastic2d != 1 && fc.equality != 0 && fc.flex.young > 0.0 {
+            return Err(e.error("flex constraints and elasticity (young) cannot both be present"));
+        }
+        let eq_default = self.classes[0].equality.clone();
+        let compiler = self.spec.compiler.clone();
+        flexcomp::make(&mut self.spec, body, fc, &eq_default, &compiler)
+            .map_err(|err| e.error(err.message))
+    }
+}
+
+fn join_dir(dir: &str, file: &str) -> String {
+    if dir.is_empty() || std::path::Path::new(file).is_absolute() {
+        file.to_string()
+    } else {
+        format!("{}/{}", dir.trim_end_matches('/'), file)
+    }
+}
+
+fn read_orientation(e: &Element) -> Result<Option<Orientation>> {
+    let mut found: Option<Orientation> = None;
+    let mut count = 0;
+    if let Some(q) = e.exact_f64s::<4>("quat")? {
+        found = Some(Orientation::Quat(q));
+        count += 1;
+    }
+    if let Some(a) = e.exact_f64s::<4>("axisangle")? {
+        found = Some(Orientation::AxisAngle(a));
+        count += 1;
+    }
+    if let Some(x) = e.exact_f64s::<6>("xyaxes")? {
+        found = Some(Orientation::XYAxes(x));
+        count += 1;
+    }
+    if let Some(z) = e.exact_f64s::<3>("zaxis")? {
+        found = Some(Orientation::ZAxis(z));
+        count += 1;
+    }
+    if let Some(eu) = e.exact_f64s::<3>("euler")? {
+        found = Some(Orientation::Euler(eu));
+        count += 1;
+    }
+    if count > 1 {
+        return Err(e.error("multiple orientation specifiers are not allowed"));
+    }
+    Ok(found)
+}
+
+fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
+    e.check_attrs(&[
+        "pos",
+        "quat",
+        "mass",
+        "diaginertia",
+        "axisangle",
+        "xyaxes",
+        "zaxis",
+        "euler",
+        "fullinertia",
+    ])?;
+    b.explicit_inertial = true;
+    b.ipos = e
+        .exact_f64s::<3>("pos")?
+        .ok_or_else(|| e.error("missing required attribute 'pos'"))?;
+    b.mass = e
+        .f64("mass")?
+        .ok_or_else(|| e.error("missing required attribute 'mass'"))?;
+    if let Some(o) = read_orientation(e)? {
+        b.iorient = o;
+    }
+    if let Some(d) = e.exact_f64s::<3>("diaginertia")? {
+        b.inertia = d;
+    }
+    b.fullinertia = e.exact_f64s::<6>("fullinertia")?;
+    if b.fullinertia.is_some() && ORIENT_ATTRS.iter().any(|a| e.attr(a).is_some()) {
+        return Err(e.error("fullinertia and inertial orientation cannot both be specified"));
+    }
+    if b.fullinertia.is_none() && e.attr("diaginertia").is_none() {
+        return Err(e.error("either diaginertia or fullinertia must be given"));
+    }
+    Ok(())
+}
+
+fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
+    let mut allowed = vec![
+        "class",
+        "type",
+        "group",
+        "pos",
+        "axis",
+        "springdamper",
+        "limited",
+        "actuatorfrclimited",
+        "solreflimit",
+        "solimplimit",
+        "solreffriction",
+        "solimpfriction",
+        "stiffness",
+        "range",
+        "actuatorfrcrange",
+        "actuatorgravcomp",
+        "margin",
+        "ref",
+        "springref",
+        "armature",
+        "damping",
+        "frictionloss",
+        "user",
+    ];
+    if !in_default {
+        allowed.push("name");
+    }
+    e.check_attrs(&allowed)?;
+    e.reject_unsupported(&["springdamper"])?;
+    if let Some(n) = e.string("name") {
+        j.name = n;
+    }
+    if let Some(t) = e.keyword(
+        "type",
+        &[
+            ("free", JointType::Free),
+            ("ball", JointType::Ball),
+            ("slide", JointType::Slide),
+            ("hinge", JointType::Hinge),
+        ],
+    )? {
+        j.jtype = t;
+    }
+    e.read_int("group", &mut j.group)?;
+    e.read_f64s("pos", 3, &mut j.pos)?;
+    e.read_f64s("axis", 3, &mut j.axis)?;
+    if let Some(l) = e.keyword(
+        "limited",
+        &[
+            ("false", TriState::False),
+            ("true", TriState::True),
+            ("auto", TriState::Auto),
+        ],
+    )? {
+        j.limited = l;
+    }
+    e.read_f64s("solreflimit", 1, &mut j.solref_limit)?;
+    e.read_f64s("solimplimit", 1, &mut j.solimp_limit)?;
+    e.read_f64s("solreffriction", 1, &mut j.solref_friction)?;
+    e.read_f64s("solimpfriction", 1, &mut j.solimp_friction)?;
+    if let Some(v) = e.numbers("stiffness")? {
+        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
+            return Err(unsupported(e, "polynomial joint stiffness"));
+        }
+        j.stiffness = v.first().copied().unwrap_or(0.0);
+    }
+    if let Some(v) = e.numbers("damping")? {
+        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
+            return Err(unsupported(e, "polynomial joint damping"));
+        }
+        j.damping = v.first().copied().unwrap_or(0.0);
+    }
+    if e.read_f64s("range", 2, &mut j.range)? {
+        j.range_set = true;
+    }
+    e.read_f64("margin", &mut j.margin)?;
+    e.read_f64("ref", &mut j.reference)?;
+    e.read_f64("springref", &mut j.springref)?;
+    e.read_f64("armature", &mut j.armature)?;
+    e.read_f64("frictionloss", &mut j.frictionloss)?;
+    if j.frictionloss > 0.0 && !in_default {
+        return Err(unsupported(e, "joint frictionloss"));
+    }
+    Ok(())
+}
+
+fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Result<()> {
+    let mut allowed = vec![
+        "class",
+        "type",
+        "contype",
+        "conaffinity",
+        "condim",
+        "group",
+        "priority",
+        "size",
+        "material",
+        "friction",
+        "mass",
+        "density",
+        "shellinertia",
+        "solmix",
+        "solref",
+        "solimp",
+        "margin",
+        "gap",
+        "surfacevel",
+        "adhesion",
+        "fromto",
+        "pos",
+        "quat",
+        "axisangle",
+        "xyaxes",
+        "zaxis",
+        "euler",
+        "hfield",
+        "mesh",
+        "fitscale",
+        "rgba",
+        "fluidshape",
+        "fluidcoef",
+        "user",
+    ];
+    if !in_default {
+        allowed.push("name");
+    }
+    e.check_attrs(&allowed)?;
+    e.reject_unsupported(&["hfield", "surfacevel", "adhesion"])?;
+    if e.keyword("fluidshape", &[("none", 0), ("ellipsoid", 1)])?
+        .is_some_and(|v| v == 1)
+    {
+        return Err(unsupported(e, "fluid forces (fluidshape)"));
+    }
+    if let Some(n) = e.string("name") {
+        g.name = n;
+    }
+    if let Some(t) = e.keyword(
+        "type",
+        &[
+            ("plane", GeomType::Plane),
+            ("hfield", GeomType::Hfield),
+            ("sphere", GeomType::Sphere),
+            ("capsule", GeomType::Capsule),
+            ("ellipsoid", GeomType::Ellipsoid),
+            ("cylinder", GeomType::Cylinder),
+            ("box", GeomType::Box),
+            ("mesh", GeomType::Mesh),
+            ("sdf", GeomType::Sdf),
+        ],
+    )? {
+        if matches!(t, GeomType::Hfield | GeomType::Sdf) {
+            return Err(unsupported(
+                e,
+                &format!("geom type '{}'", e.attr("type").unwrap_or("")),
+            ));
+        }
+        g.gtype = t;
+    }
+    e.read_int("contype", &mut g.contype)?;
+    e.read_int("conaffinity", &mut g.conaffinity)?;
+    e.read_int("condim", &mut g.condim)?;
+    e.read_int("group", &mut g.group)?;
+    e.read_int("priority", &mut g.priority)?;
+    if let Some(v) = e.numbers("size")? {
+        if v.len() > 3 || v.is_empty() {
+            return Err(e.attr_error("size", "attribute 'size' must have 1 to 3 values"));
+        }
+        g.size[..v.len()].copy_from_slice(&v);
+        g.size_given = v.len();
+    }
+    if let Some(m) = e.string("material") {
+        g.material = m;
+    }
+    e.read_f64s("friction", 1, &mut g.friction)?;
+    if let Some(m) = e.f64("mass")? {
+        g.mass = m;
+    }
+    e.read_f64("density", &mut g.density)?;
+    e.read_bool("shellinertia", &mut g.shellinertia)?;
+    e.read_f64("solmix", &mut g.solmix)?;
+    e.read_f64s("solref", 1, &mut g.solref)?;
+    e.read_f64s("solimp", 1, &mut g.solimp)?;
+    e.read_f64("margin", &mut g.margin)?;
+    e.read_f64("gap", &mut g.gap)?;
+    if let Some(ft) = e.exact_f64s::<6>("fromto")? {
+        g.fromto = Some(ft);
+    }
+    e.read_f64s("pos", 3, &mut g.pos)?;
+    if let Some(o) = read_orientation(e)? {
+        g.orient = o;
+    }
+    if let Some(m) = e.string("mesh") {
+        g.mesh = m;
+    }
+    e.f32s("rgba", &mut g.rgba)?;
+    Ok(())
+}
+
+fn read_site(e: &Element, s: &mut SiteSpec, in_default: bool) -> Result<()> {
+    let mut allowed = vec![
+        "class",
+        "type",
+        "group",
+        "pos",
+        "quat",
+        "axisangle",
+        "xyaxes",
+        "zaxis",
+        "euler",
+        "material",
+        "size",
+        "fromto",
+        "rgba",
+        "user",
+    ];
+    if !in_default {
+        allowed.push("name");
+    }
+    e.check_attrs(&allowed)?;
+    if let Some(n) = e.string("name") {
+        s.name = n;
+    }
+    if let Some(t) = e.keyword(
+        "type",
+        &[
+            ("sphere", GeomType::Sphere),
+            ("capsule", GeomType::Capsule),
+            ("ellipsoid", GeomType::Ellipsoid),
+            ("cylinder", GeomType::Cylinder),
+            ("box", GeomType::Box),
+        ],
+    )? {
+        s.gtype = t;
+    }
+    e.read_int("group", &mut s.group)?;
+    e.read_f64s("pos", 3, &mut s.pos)?;
+    if let Some(o) = read_orientation(e)? {
+        s.orient = o;
+    }
+    e.read_f64s("size", 1, &mut s.size)?;
+    if let Some(ft) = e.exact_f64s::<6>("fromto")? {
+        s.fromto = Some(ft);
+    }
+    e.f32s("rgba", &mut s.rgba)?;
+    Ok(())
+}
+
+fn read_elasticity(c: &Element, f: &mut FlexSpec) -> Result<()> {
+    c.check_attrs(&["young", "poisson", "damping", "thickness", "elastic2d"])?;
+    c.read_f64("young", &mut f.young)?;
+    c.read_f64("poisson", &mut f.poisson)?;
+    c.read_f64("damping", &mut f.damping)?;
+    c.read_f64("thickness", &mut f.thickness)?;
+    if let Some(v) = c.keyword(
+        "elastic2d",
+        &[("none", 0), ("bend", 1), ("stretch", 2), ("both", 3)],
+    )? {
+        f.elastic2d = v;
+    }
+    Ok(())
+}
+
+fn read_flex_contact(c: &Element, f: &mut FlexSpec) -> Result<()> {
+    c.check_attrs(&[
+        "contype",
+        "conaffinity",
+        "condim",
+        "priority",
+        "friction",
+        "solmix",
+        "solref",
+        "solimp",
+        "margin",
+        "gap",
+        "selfcollide",
+        "activelayers",
+        "passive",
+    ])?;
+    c.read_int("contype", &mut f.contype)?;
+    c.read_int("conaffinity", &mut f.conaffinity)?;
+    c.read_int("condim", &mut f.condim)?;
+    c.read_int("priority", &mut f.priority)?;
+    c.read_f64s("friction", 1, &mut f.friction)?;
+    c.read_f64("solmix", &mut f.solmix)?;
+    c.read_f64s("solref", 1, &mut f.solref)?;
+    c.read_f64s("solimp", 1, &mut f.solimp)?;
+    c.read_f64("margin", &mut f.margin)?;
+    c.read_f64("gap", &mut f.gap)?;
+    if let Some(v) = c.keyword(
+        "selfcollide",
+        &[
+            ("none", 0),
+            ("narrow", 1),
+            ("bvh", 2),
+            ("sap", 3),
+            ("auto", 4),
+        ],
+    )? {
+        f.selfcollide = v;
+    }
+    c.read_int("activelayers", &mut f.activelayers)?;
+    c.read_bool("passive", &mut f.passive)?;
+    Ok(())
+}
+
+fn read_flex(c: &Element) -> Result<FlexSpec> {
+    c.check_attrs(&[
+        "name",
+        "group",
+        "dim",
+        "radius",
+        "material",
+        "rgba",
+        "flatskin",
+        "body",
+        "vertex",
+        "element",
+        "texcoord",
+        "elemtexcoord",
+        "node",
+        "nodecoord",
+        "cellcount",
+        "dof",
+    ])?;
+    let mut f = FlexSpec {
+        line: c.line,
+        ..Default::default()
+    };
+    f.name = c.string("name").unwrap_or_default();
+    c.read_int("group", &mut f.group)?;
+    c.read_int("dim", &mut f.dim)?;
+    c.read_f64("radius", &mut f.radius)?;
+    if let Some(m) = c.string("material") {
+        f.material = m;
+    }
+    c.f32s("rgba", &mut f.rgba)?;
+    c.read_bool("flatskin", &mut f.flatskin)?;
+    f.vertbody = c
+        .attr("body")
+        .ok_or_else(|| c.error("missing required attribute 'body'"))?
+        .split_ascii_whitespace()
+        .map(|s| s.to_string())
+        .collect();
+    f.vert = c.numbers("vertex")?.unwrap_or_default();
+    f.elem = c
+        .ints("element")?
+        .ok_or_else(|| c.error("missing required attribute 'element'"))?;
+    if let Some(t) = c.numbers("texcoord")? {
+        f.texcoord = t.iter().map(|x| *x as f32).collect();
+    }
+    f.elemtexcoord = c.ints("elemtexcoord")?.unwrap_or_default();
+    if let Some(n) = c.attr("node") {
+        f.nodebody = n.split_ascii_whitespace().map(|s| s.to_string()).collect();
+    }
+    f.node = c.numbers("nodecoord")?.unwrap_or_default();
+    c.int3("cellcount", &mut f.cellcount)?;
+    if let Some(d) = c.keyword(
+        "dof",
+        &[
+            ("full", 0),
+            ("radial", 0),
+            ("trilinear", 1),
+            ("quadratic", 2),
+            ("2d", 0),
+        ],
+    )? {
+        f.order = d;
+    }
+    for ch in &c.children {
+        match ch.name.as_str() {
+            "contact" => read_flex_contact(ch, &mut f)?,
+            "edge" => {
+                ch.check_attrs(&["stiffness", "damping"])?;
+                ch.read_f64("stiffness", &mut f.edgestiffness)?;
+                ch.read_f64("damping", &mut f.edgedamping)?;
+            }
+            "elasticity" => read_elasticity(ch, &mut f)?,
+            other => {
+                return Err(ch.error(format!("Schema violation: unrecognized element '{other}'")))
+            }
+        }
+    }
+    Ok(f)
+}
+
+fn read_skin(c: &Element) -> Result<SkinSpec> {
+    c.check_attrs(&[
+        "name", "file", "material", "rgba", "inflate", "vertex", "texcoord", "face", "group",
+    ])?;
+    c.reject_unsupported(&["file"])?;
+    let mut s = SkinSpec {
+        name: c.string("name").unwrap_or_default(),
+        rgba: [0.5, 0.5, 0.5, 1.0],
+        ..Default::default()
+    };
+    c.f32s("rgba", &mut s.rgba)?;
+    s.vert = c
+        .numbers("vertex")?
+        .unwrap_or_default()
+        .iter()
+        .map(|x| *x as f32)
+        .collect();
+    s.face = c.ints("face")?.unwrap_or_default();
+    if let Some(i) = c.f64("inflate")? {
+        s.inflate = i as f32;
+    }
+    for b in &c.children {
+        if b.name != "bone" {
+            return Err(b.error(format!(
+                "Schema violation: unrecognized element '{}'",
+                b.name
+            )));
+        }
+        b.check_attrs(&["body", "bindpos", "bindquat", "vertid", "vertweight"])?;
+        let mut bone = BoneSpec {
+            body: b
+                .string("body")
+                .ok_or_else(|| b.error("missing required attribute 'body'"))?,
+            bindquat: [1.0, 0.0, 0.0, 0.0],
+            ..Default::default()
+        };
+        b.read_f64s("bindpos", 3, &mut bone.bindpos)?;
+        b.read_f64s("bindquat", 4, &mut bone.bindquat)?;
+        bone.vertid = b.ints("vertid")?.unwrap_or_default();
+        bone.vertweight = b
+            .numbers("vertweight")?
+            .unwrap_or_default()
+            .iter()
+            .map(|x| *x as f32)
+            .collect();
+        s.bones.push(bone);
+    }
+    Ok(s)
+}

@@ -1,0 +1,612 @@
+//! The compiled model: immutable during simulation, with MuJoCo's field names, sizes and
+//! orderings (struct of arrays, `*adr`/`*num` addressing into concatenated arrays).
+//!
+//! Every array is reachable by its MuJoCo name through [`Model::field`], so the lab's inspector
+//! is one generic view and the names students read in the course are the names they find.
+
+use crate::fields::FieldRef;
+
+/// Integrators, numbered as `mjtIntegrator` in 3.15.0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integrator {
+    Euler = 0,
+    Rk4 = 1,
+    Implicit = 2,
+    ImplicitFast = 3,
+    Discrete = 4,
+}
+
+impl Integrator {
+    /// Lower-case name as the trace format spells it.
+    pub fn trace_name(self) -> &'static str {
+        match self {
+            Integrator::Euler => "euler",
+            Integrator::Rk4 => "rk4",
+            Integrator::Implicit => "implicit",
+            Integrator::ImplicitFast => "implicitfast",
+            Integrator::Discrete => "discrete",
+        }
+    }
+    /// Name as MJCF spells it.
+    pub fn mjcf_name(self) -> &'static str {
+        match self {
+            Integrator::Euler => "Euler",
+            Integrator::Rk4 => "RK4",
+            Integrator::Implicit => "implicit",
+            Integrator::ImplicitFast => "implicitfast",
+            Integrator::Discrete => "discrete",
+        }
+    }
+    pub fn from_mjcf(s: &str) -> Option<Self> {
+        Some(match s {
+            "Euler" => Integrator::Euler,
+            "RK4" => Integrator::Rk4,
+            "implicit" => Integrator::Implicit,
+            "implicitfast" => Integrator::ImplicitFast,
+            "discrete" => Integrator::Discrete,
+            _ => return None,
+        })
+    }
+}
+
+/// Constraint solvers, numbered as `mjtSolver`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solver {
+    Pgs = 0,
+    Cg = 1,
+    Newton = 2,
+}
+
+impl Solver {
+    pub fn trace_name(self) -> &'static str {
+        match self {
+            Solver::Pgs => "pgs",
+            Solver::Cg => "cg",
+            Solver::Newton => "newton",
+        }
+    }
+    pub fn mjcf_name(self) -> &'static str {
+        match self {
+            Solver::Pgs => "PGS",
+            Solver::Cg => "CG",
+            Solver::Newton => "Newton",
+        }
+    }
+    pub fn from_mjcf(s: &str) -> Option<Self> {
+        Some(match s {
+            "PGS" => Solver::Pgs,
+            "CG" => Solver::Cg,
+            "Newton" => Solver::Newton,
+            _ => return None,
+        })
+    }
+}
+
+/// Friction cones, numbered as `mjtCone`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cone {
+    Pyramidal = 0,
+    Elliptic = 1,
+}
+
+impl Cone {
+    pub fn trace_name(self) -> &'static str {
+        match self {
+            Cone::Pyramidal => "pyramidal",
+            Cone::Elliptic => "elliptic",
+        }
+    }
+}
+
+/// Jacobian storage choice, as `mjtJacobian`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JacobianKind {
+    Dense = 0,
+    Sparse = 1,
+    Auto = 2,
+}
+
+/// Disable flags (`mjtDisableBit`).
+pub mod disable {
+    pub const CONSTRAINT: i32 = 1 << 0;
+    pub const EQUALITY: i32 = 1 << 1;
+    pub const FRICTIONLOSS: i32 = 1 << 2;
+    pub const LIMIT: i32 = 1 << 3;
+    pub const CONTACT: i32 = 1 << 4;
+    pub const SPRING: i32 = 1 << 5;
+    pub const DAMPER: i32 = 1 << 6;
+    pub const GRAVITY: i32 = 1 << 7;
+    pub const CLAMPCTRL: i32 = 1 << 8;
+    pub const WARMSTART: i32 = 1 << 9;
+    pub const FILTERPARENT: i32 = 1 << 10;
+    pub const ACTUATION: i32 = 1 << 11;
+    pub const REFSAFE: i32 = 1 << 12;
+    pub const SENSOR: i32 = 1 << 13;
+    pub const MIDPHASE: i32 = 1 << 14;
+    pub const EULERDAMP: i32 = 1 << 15;
+    pub const AUTORESET: i32 = 1 << 16;
+    pub const NATIVECCD: i32 = 1 << 17;
+    pub const ISLAND: i32 = 1 << 18;
+    pub const MULTICCD: i32 = 1 << 19;
+    /// MJCF `<flag>` attribute names in bit order.
+    pub const NAMES: [&str; 20] = [
+        "constraint",
+        "equality",
+        "frictionloss",
+        "limit",
+        "contact",
+        "spring",
+        "damper",
+        "gravity",
+        "clampctrl",
+        "warmstart",
+        "filterparent",
+        "actuation",
+        "refsafe",
+        "sensor",
+        "midphase",
+        "eulerdamp",
+        "autoreset",
+        "nativeccd",
+        "island",
+        "multiccd",
+    ];
+}
+
+/// Enable flags (`mjtEnableBit`).
+pub mod enable {
+    pub const OVERRIDE: i32 = 1 << 0;
+    pub const ENERGY: i32 = 1 << 1;
+    pub const FWDINV: i32 = 1 << 2;
+    pub const INVDISCRETE: i32 = 1 << 3;
+    pub const SLEEP: i32 = 1 << 4;
+    pub const DIAGEXACT: i32 = 1 << 5;
+    pub const IPC: i32 = 1 << 6;
+    pub const NAMES: [&str; 7] = [
+        "override",
+        "energy",
+        "fwdinv",
+        "invdiscrete",
+        "sleep",
+        "diagexact",
+        "ipc",
+    ];
+}
+
+/// Physics options (`mjOption`). Units: seconds, m/s², SI throughout.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Simulation time step (s).
+    pub timestep: f64,
+    pub impratio: f64,
+    pub tolerance: f64,
+    pub ls_tolerance: f64,
+    pub noslip_tolerance: f64,
+    pub ccd_tolerance: f64,
+    pub sleep_tolerance: f64,
+    /// Gravitational acceleration (m/s²).
+    pub gravity: [f64; 3],
+    pub wind: [f64; 3],
+    pub magnetic: [f64; 3],
+    pub density: f64,
+    pub viscosity: f64,
+    pub o_margin: f64,
+    pub o_solref: [f64; 2],
+    pub o_solimp: [f64; 5],
+    pub o_friction: [f64; 5],
+    pub integrator: Integrator,
+    pub cone: Cone,
+    pub jacobian: JacobianKind,
+    pub solver: Solver,
+    pub iterations: i32,
+    pub ls_iterations: i32,
+    pub noslip_iterations: i32,
+    pub ccd_iterations: i32,
+    pub disableflags: i32,
+    pub enableflags: i32,
+    pub sdf_initpoints: i32,
+    pub sdf_iterations: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timestep: 0.002,
+            impratio: 1.0,
+            tolerance: 1e-8,
+            ls_tolerance: 0.01,
+            noslip_tolerance: 1e-6,
+            ccd_tolerance: 1e-6,
+            sleep_tolerance: 1e-3,
+            gravity: [0.0, 0.0, -9.81],
+            wind: [0.0; 3],
+            magnetic: [0.0, -0.5, 0.0],
+            density: 0.0,
+            viscosity: 0.0,
+            o_margin: 0.0,
+            o_solref: [0.02, 1.0],
+            o_solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            o_friction: [1.0, 1.0, 0.005, 0.0001, 0.0001],
+            integrator: Integrator::Euler,
+            cone: Cone::Pyramidal,
+            jacobian: JacobianKind::Auto,
+            solver: Solver::Newton,
+            iterations: 100,
+            ls_iterations: 50,
+            noslip_iterations: 0,
+            ccd_iterations: 35,
+            disableflags: 0,
+            enableflags: 0,
+            sdf_initpoints: 40,
+            sdf_iterations: 10,
+        }
+    }
+}
+
+impl Options {
+    #[inline]
+    pub fn disabled(&self, flag: i32) -> bool {
+        self.disableflags & flag != 0
+    }
+    #[inline]
+    pub fn enabled(&self, flag: i32) -> bool {
+        self.enableflags & flag != 0
+    }
+}
+
+/// Model statistics (`mjStatistic`), used by the solver scaling and the camera.
+#[derive(Debug, Clone, Default)]
+pub struct Statistic {
+    pub meaninertia: f64,
+    pub meanmass: f64,
+    pub meansize: f64,
+    pub extent: f64,
+    pub center: [f64; 3],
+}
+
+macro_rules! model_struct {
+    (
+        scalars { $( $(#[$sm:meta])* $sname:ident : $sty:ty ),* $(,)? }
+        arrays { $( $(#[$am:meta])* $aname:ident : $aty:ident [ $cols:expr ] ),* $(,)? }
+    ) => {
+        /// The compiled model. Array fields carry MuJoCo's names; see MuJoCo's `mjmodel.h`
+        /// for their meaning. Row counts follow the `n*` sizes; `*adr` fields are element
+        /// offsets into the concatenated arrays, never byte offsets.
+        #[derive(Debug, Clone, Default)]
+        #[allow(non_snake_case)]
+        pub struct Model {
+            $( $(#[$sm])* pub $sname: $sty, )*
+            $( $(#[$am])* pub $aname: Vec<$aty>, )*
+        }
+
+        impl Model {
+            /// Names of every array field, in declaration order.
+            pub const ARRAY_NAMES: &'static [&'static str] = &[ $( stringify!($aname) ),* ];
+
+            /// An array field by its MuJoCo name, with its row width.
+            pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
+                match name {
+                    $( stringify!($aname) => Some(FieldRef::from_slice(&self.$aname[..], $cols)), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+model_struct! {
+    scalars {
+        /// Number of generalized coordinates.
+        nq: usize,
+        /// Number of degrees of freedom.
+        nv: usize,
+        nu: usize,
+        na: usize,
+        nbody: usize,
+        njnt: usize,
+        ngeom: usize,
+        nsite: usize,
+        ncam: usize,
+        nlight: usize,
+        nmesh: usize,
+        nmeshvert: usize,
+        nmeshface: usize,
+        nskin: usize,
+        nflex: usize,
+        nflexnode: usize,
+        nflexvert: usize,
+        nflexedge: usize,
+        nflexelem: usize,
+        nflexelemdata: usize,
+        nflexelemedge: usize,
+        nflexshelldata: usize,
+        nflextexcoord: usize,
+        nflexstiffness: usize,
+        nflexbending: usize,
+        /// Non-zeros of the flex edge Jacobian.
+        nJfe: usize,
+        /// Non-zeros of one row of the flex vertex Jacobian (two rows per vertex).
+        nJfv: usize,
+        neq: usize,
+        nkey: usize,
+        nmocap: usize,
+        nexclude: usize,
+        ntree: usize,
+        /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
+        nC: usize,
+        /// Physics options.
+        opt: Options,
+        stat: Statistic,
+        /// Model name from `<mujoco model=...>`.
+        name: String,
+        names_body: Vec<String>,
+        names_jnt: Vec<String>,
+        names_geom: Vec<String>,
+        names_site: Vec<String>,
+        names_flex: Vec<String>,
+        names_eq: Vec<String>,
+        names_key: Vec<String>,
+        names_mesh: Vec<String>,
+    }
+    arrays {
+        qpos0: f64[1],
+        qpos_spring: f64[1],
+
+        body_parentid: i32[1],
+        body_rootid: i32[1],
+        body_weldid: i32[1],
+        body_mocapid: i32[1],
+        body_jntnum: i32[1],
+        body_jntadr: i32[1],
+        body_dofnum: i32[1],
+        body_dofadr: i32[1],
+        body_treeid: i32[1],
+        body_geomnum: i32[1],
+        body_geomadr: i32[1],
+        body_simple: u8[1],
+        body_sameframe: u8[1],
+        body_pos: f64[3],
+        body_quat: f64[4],
+        body_ipos: f64[3],
+        body_iquat: f64[4],
+        body_mass: f64[1],
+        body_subtreemass: f64[1],
+        body_inertia: f64[3],
+        body_invweight0: f64[2],
+        body_gravcomp: f64[1],
+        body_contype: i32[1],
+        body_conaffinity: i32[1],
+
+        jnt_type: i32[1],
+        jnt_qposadr: i32[1],
+        jnt_dofadr: i32[1],
+        jnt_bodyid: i32[1],
+        jnt_group: i32[1],
+        jnt_limited: u8[1],
+        jnt_solref: f64[2],
+        jnt_solimp: f64[5],
+        jnt_pos: f64[3],
+        jnt_axis: f64[3],
+        jnt_stiffness: f64[1],
+        jnt_range: f64[2],
+        jnt_margin: f64[1],
+
+        dof_bodyid: i32[1],
+        dof_jntid: i32[1],
+        dof_parentid: i32[1],
+        dof_treeid: i32[1],
+        dof_Madr: i32[1],
+        dof_simplenum: i32[1],
+        dof_solref: f64[2],
+        dof_solimp: f64[5],
+        dof_frictionloss: f64[1],
+        dof_armature: f64[1],
+        dof_damping: f64[1],
+        dof_invweight0: f64[1],
+        dof_M0: f64[1],
+
+        M_rownnz: i32[1],
+        M_rowadr: i32[1],
+        M_colind: i32[1],
+
+        geom_type: i32[1],
+        geom_contype: i32[1],
+        geom_conaffinity: i32[1],
+        geom_condim: i32[1],
+        geom_bodyid: i32[1],
+        geom_dataid: i32[1],
+        geom_group: i32[1],
+        geom_priority: i32[1],
+        geom_sameframe: u8[1],
+        geom_solmix: f64[1],
+        geom_solref: f64[2],
+        geom_solimp: f64[5],
+        geom_size: f64[3],
+        geom_aabb: f64[6],
+        geom_rbound: f64[1],
+        geom_pos: f64[3],
+        geom_quat: f64[4],
+        geom_friction: f64[3],
+        geom_margin: f64[1],
+        geom_gap: f64[1],
+        geom_rgba: f32[4],
+
+        site_type: i32[1],
+        site_bodyid: i32[1],
+        site_sameframe: u8[1],
+        site_size: f64[3],
+        site_pos: f64[3],
+        site_quat: f64[4],
+        site_rgba: f32[4],
+
+        cam_bodyid: i32[1],
+        cam_pos: f64[3],
+        cam_quat: f64[4],
+        cam_fovy: f64[1],
+        light_bodyid: i32[1],
+        light_pos: f64[3],
+        light_dir: f64[3],
+
+        mesh_vertadr: i32[1],
+        mesh_vertnum: i32[1],
+        mesh_faceadr: i32[1],
+        mesh_facenum: i32[1],
+        mesh_vert: f64[3],
+        mesh_face: i32[3],
+
+        flex_contype: i32[1],
+        flex_conaffinity: i32[1],
+        flex_condim: i32[1],
+        flex_priority: i32[1],
+        flex_solmix: f64[1],
+        flex_solref: f64[2],
+        flex_solimp: f64[5],
+        flex_friction: f64[3],
+        flex_margin: f64[1],
+        flex_gap: f64[1],
+        flex_selfcollide: i32[1],
+        flex_activelayers: i32[1],
+        flex_passive: i32[1],
+        flex_dim: i32[1],
+        flex_matid: i32[1],
+        flex_group: i32[1],
+        flex_interp: i32[1],
+        flex_cellnum: i32[3],
+        flex_nodeadr: i32[1],
+        flex_nodenum: i32[1],
+        flex_vertadr: i32[1],
+        flex_vertnum: i32[1],
+        flex_edgeadr: i32[1],
+        flex_edgenum: i32[1],
+        flex_elemadr: i32[1],
+        flex_elemnum: i32[1],
+        flex_elemdataadr: i32[1],
+        flex_elemedgeadr: i32[1],
+        flex_shellnum: i32[1],
+        flex_shelldataadr: i32[1],
+        flex_texcoordadr: i32[1],
+        flex_nodebodyid: i32[1],
+        flex_vertbodyid: i32[1],
+        flex_vertedgeadr: i32[1],
+        flex_vertedgenum: i32[1],
+        flex_vertedge: i32[1],
+        flex_edge: i32[2],
+        flex_edgeflap: i32[2],
+        flex_elem: i32[1],
+        flex_elemtexcoord: i32[1],
+        flex_elemedge: i32[1],
+        flex_elemlayer: i32[1],
+        flex_shell: i32[1],
+        flex_vert: f64[3],
+        flex_vert0: f64[3],
+        flex_vertmetric: f64[4],
+        flex_node: f64[3],
+        flex_node0: f64[3],
+        flexedge_length0: f64[1],
+        flexedge_invweight0: f64[1],
+        flex_radius: f64[1],
+        flex_size: f64[3],
+        flex_stiffnessadr: i32[1],
+        flex_stiffness: f64[1],
+        flex_bendingadr: i32[1],
+        flex_bending: f64[1],
+        flex_damping: f64[1],
+        flex_edgestiffness: f64[1],
+        flex_edgedamping: f64[1],
+        flex_edgeequality: i32[1],
+        flex_rigid: u8[1],
+        flexedge_rigid: u8[1],
+        flex_centered: u8[1],
+        flex_flatskin: u8[1],
+        flex_rgba: f32[4],
+        flex_texcoord: f32[2],
+        flexedge_J_rownnz: i32[1],
+        flexedge_J_rowadr: i32[1],
+        flexedge_J_colind: i32[1],
+        flexvert_J_rownnz: i32[2],
+        flexvert_J_rowadr: i32[2],
+        flexvert_J_colind: i32[2],
+        /// Spec-only material switch kept on the model: 0 StVK, 1 Stable Neo-Hookean.
+        flex_elastic3d: i32[1],
+        /// Compile-order flap vertices (e0, e1, opp1, opp2) used by the bending stencil.
+        flex_bendstencil: i32[4],
+
+        eq_type: i32[1],
+        eq_obj1id: i32[1],
+        eq_obj2id: i32[1],
+        eq_objtype: i32[1],
+        eq_active0: u8[1],
+        eq_solref: f64[2],
+        eq_solimp: f64[5],
+        eq_data: f64[11],
+
+        exclude_signature: i32[1],
+
+        key_time: f64[1],
+        key_qpos: f64[1],
+        key_qvel: f64[1],
+        key_mpos: f64[3],
+        key_mquat: f64[4],
+    }
+}
+
+impl Model {
+    /// The sizes the CLI and traces report, in the trace format's order.
+    pub fn sizes(&self) -> [(&'static str, usize); 11] {
+        [
+            ("nq", self.nq),
+            ("nv", self.nv),
+            ("nbody", self.nbody),
+            ("njnt", self.njnt),
+            ("ngeom", self.ngeom),
+            ("nflex", self.nflex),
+            ("nflexvert", self.nflexvert),
+            ("nflexnode", self.nflexnode),
+            ("nflexedge", self.nflexedge),
+            ("nflexelem", self.nflexelem),
+            ("neq", self.neq),
+        ]
+    }
+
+    /// Id of the flex with this name.
+    pub fn flex_id(&self, name: &str) -> Option<usize> {
+        self.names_flex.iter().position(|n| n == name)
+    }
+
+    /// Id of the body with this name.
+    pub fn body_id(&self, name: &str) -> Option<usize> {
+        self.names_body.iter().position(|n| n == name)
+    }
+
+    /// Scalar size by its MuJoCo name (`nv`, `nflexvert`, …).
+    pub fn size(&self, name: &str) -> Option<usize> {
+        Some(match name {
+            "nq" => self.nq,
+            "nv" => self.nv,
+            "nu" => self.nu,
+            "na" => self.na,
+            "nbody" => self.nbody,
+            "njnt" => self.njnt,
+            "ngeom" => self.ngeom,
+            "nsite" => self.nsite,
+            "nmesh" => self.nmesh,
+            "nflex" => self.nflex,
+            "nflexnode" => self.nflexnode,
+            "nflexvert" => self.nflexvert,
+            "nflexedge" => self.nflexedge,
+            "nflexelem" => self.nflexelem,
+            "nflexelemdata" => self.nflexelemdata,
+            "nflexelemedge" => self.nflexelemedge,
+            "nflexshelldata" => self.nflexshelldata,
+            "nflexstiffness" => self.nflexstiffness,
+            "nflexbending" => self.nflexbending,
+            "nJfe" => self.nJfe,
+            "nJfv" => self.nJfv,
+            "neq" => self.neq,
+            "nkey" => self.nkey,
+            "nmocap" => self.nmocap,
+            "nC" => self.nC,
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,626 @@
+//! The author-level model, like MuJoCo's `mjSpec`: what the MJCF said, with defaults resolved
+//! and flexcomps already expanded into bodies, joints, a flex and equalities (as MuJoCo's
+//! reader does), but nothing compiled yet. Spec-only settings such as `elastic3d` live here, so
+//! the CLI and the wasm API can set them before compiling, as `mjSpec` users do.
+
+use crate::model::Options;
+
+/// Joint types, numbered as `mjtJoint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JointType {
+    Free = 0,
+    Ball = 1,
+    Slide = 2,
+    Hinge = 3,
+}
+
+/// Geom types, numbered as `mjtGeom`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeomType {
+    Plane = 0,
+    Hfield = 1,
+    Sphere = 2,
+    Capsule = 3,
+    Ellipsoid = 4,
+    Cylinder = 5,
+    Box = 6,
+    Mesh = 7,
+    Sdf = 8,
+}
+
+/// Three-valued attributes such as `limited` and `inertiafromgeom`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriState {
+    False,
+    True,
+    Auto,
+}
+
+/// An orientation as written in MJCF, resolved to a quaternion by the compiler.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Orientation {
+    Quat([f64; 4]),
+    AxisAngle([f64; 4]),
+    XYAxes([f64; 6]),
+    ZAxis([f64; 3]),
+    Euler([f64; 3]),
+}
+
+impl Default for Orientation {
+    fn default() -> Self {
+        Orientation::Quat([1.0, 0.0, 0.0, 0.0])
+    }
+}
+
+/// `<compiler>` settings that change the compiled numbers.
+#[derive(Debug, Clone)]
+pub struct CompilerSpec {
+    pub degree: bool,
+    pub eulerseq: [u8; 3],
+    pub autolimits: bool,
+    pub meshdir: String,
+    pub texturedir: String,
+    pub inertiafromgeom: TriState,
+    pub inertiagrouprange: [i32; 2],
+    pub boundmass: f64,
+    pub boundinertia: f64,
+    pub settotalmass: f64,
+    pub balanceinertia: bool,
+    pub alignfree: bool,
+    pub fusestatic: bool,
+    pub discardvisual: bool,
+}
+
+impl Default for CompilerSpec {
+    fn default() -> Self {
+        CompilerSpec {
+            degree: true,
+            eulerseq: *b"xyz",
+            autolimits: true,
+            meshdir: String::new(),
+            texturedir: String::new(),
+            inertiafromgeom: TriState::Auto,
+            inertiagrouprange: [0, 5],
+            boundmass: 0.0,
+            boundinertia: 0.0,
+            settotalmass: -1.0,
+            balanceinertia: false,
+            alignfree: false,
+            fusestatic: false,
+            discardvisual: false,
+        }
+    }
+}
+
+/// A body of the kinematic tree. Index 0 is the world.
+#[derive(Debug, Clone)]
+pub struct BodySpec {
+    pub name: String,
+    pub parent: usize,
+    pub children: Vec<usize>,
+    pub joints: Vec<usize>,
+    pub geoms: Vec<usize>,
+    pub sites: Vec<usize>,
+    pub pos: [f64; 3],
+    pub orient: Orientation,
+    pub mocap: bool,
+    pub gravcomp: f64,
+    /// Explicit `<inertial>` (or a flexcomp vertex body's mass); else from geoms.
+    pub explicit_inertial: bool,
+    pub mass: f64,
+    pub ipos: [f64; 3],
+    pub iorient: Orientation,
+    pub inertia: [f64; 3],
+    pub fullinertia: Option<[f64; 6]>,
+    /// Default class for children that name none (childclass, else inherited).
+    pub childclass: usize,
+    /// `simple="false"` disables MuJoCo's simple-body optimisation.
+    pub simple: bool,
+    pub line: u32,
+}
+
+impl BodySpec {
+    pub fn new(name: &str, parent: usize, childclass: usize) -> Self {
+        BodySpec {
+            name: name.to_string(),
+            parent,
+            children: Vec::new(),
+            joints: Vec::new(),
+            geoms: Vec::new(),
+            sites: Vec::new(),
+            pos: [0.0; 3],
+            orient: Orientation::default(),
+            mocap: false,
+            gravcomp: 0.0,
+            explicit_inertial: false,
+            mass: 0.0,
+            ipos: [0.0; 3],
+            iorient: Orientation::default(),
+            inertia: [0.0; 3],
+            fullinertia: None,
+            childclass,
+            simple: true,
+            line: 0,
+        }
+    }
+}
+
+/// A joint, with its default class already applied.
+#[derive(Debug, Clone)]
+pub struct JointSpec {
+    pub name: String,
+    pub body: usize,
+    pub jtype: JointType,
+    pub pos: [f64; 3],
+    pub axis: [f64; 3],
+    pub group: i32,
+    pub limited: TriState,
+    pub range: [f64; 2],
+    /// True when `range` was given explicitly (drives `autolimits`).
+    pub range_set: bool,
+    pub solref_limit: [f64; 2],
+    pub solimp_limit: [f64; 5],
+    pub solref_friction: [f64; 2],
+    pub solimp_friction: [f64; 5],
+    pub stiffness: f64,
+    pub springref: f64,
+    pub damping: f64,
+    pub armature: f64,
+    pub frictionloss: f64,
+    pub margin: f64,
+    pub reference: f64,
+    pub line: u32,
+}
+
+impl Default for JointSpec {
+    fn default() -> Self {
+        JointSpec {
+            name: String::new(),
+            body: 0,
+            jtype: JointType::Hinge,
+            pos: [0.0; 3],
+            axis: [0.0, 0.0, 1.0],
+            group: 0,
+            limited: TriState::Auto,
+            range: [0.0, 0.0],
+            range_set: false,
+            solref_limit: [0.02, 1.0],
+            solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
+            solref_friction: [0.02, 1.0],
+            solimp_friction: [0.9, 0.95, 0.001, 0.5, 2.0],
+            stiffness: 0.0,
+            springref: 0.0,
+            damping: 0.0,
+            armature: 0.0,
+            frictionloss: 0.0,
+            margin: 0.0,
+            reference: 0.0,
+            line: 0,
+        }
+    }
+}
+
+/// A geom, with its default class applied.
+#[derive(Debug, Clone)]
+pub struct GeomSpec {
+    pub name: String,
+    pub body: usize,
+    pub gtype: GeomType,
+    pub size: [f64; 3],
+    /// Number of `size` values given (some types need a minimum).
+    pub size_given: usize,
+    pub pos: [f64; 3],
+    pub orient: Orientation,
+    pub fromto: Option<[f64; 6]>,
+    pub contype: i32,
+    pub conaffinity: i32,
+    pub condim: i32,
+    pub group: i32,
+    pub priority: i32,
+    pub friction: [f64; 3],
+    pub solmix: f64,
+    pub solref: [f64; 2],
+    pub solimp: [f64; 5],
+    pub margin: f64,
+    pub gap: f64,
+    /// Explicit mass; negative when density decides.
+    pub mass: f64,
+    pub density: f64,
+    pub shellinertia: bool,
+    pub mesh: String,
+    pub material: String,
+    pub rgba: [f32; 4],
+    pub line: u32,
+}
+
+impl Default for GeomSpec {
+    fn default() -> Self {
+        GeomSpec {
+            name: String::new(),
+            body: 0,
+            gtype: GeomType::Sphere,
+            size: [0.0; 3],
+            size_given: 0,
+            pos: [0.0; 3],
+            orient: Orientation::default(),
+            fromto: None,
+            contype: 1,
+            conaffinity: 1,
+            condim: 3,
+            group: 0,
+            priority: 0,
+            friction: [1.0, 0.005, 0.0001],
+            solmix: 1.0,
+            solref: [0.02, 1.0],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            margin: 0.0,
+            gap: 0.0,
+            mass: -1.0,
+            density: 1000.0,
+            shellinertia: false,
+            mesh: String::new(),
+            material: String::new(),
+            rgba: [0.5, 0.5, 0.5, 1.0],
+            line: 0,
+        }
+    }
+}
+
+/// A site (a frame for drawing and for equality anchors).
+#[derive(Debug, Clone)]
+pub struct SiteSpec {
+    pub name: String,
+    pub body: usize,
+    pub gtype: GeomType,
+    pub size: [f64; 3],
+    pub pos: [f64; 3],
+    pub orient: Orientation,
+    pub fromto: Option<[f64; 6]>,
+    pub group: i32,
+    pub rgba: [f32; 4],
+    pub line: u32,
+}
+
+impl Default for SiteSpec {
+    fn default() -> Self {
+        SiteSpec {
+            name: String::new(),
+            body: 0,
+            gtype: GeomType::Sphere,
+            size: [0.005, 0.005, 0.005],
+            pos: [0.0; 3],
+            orient: Orientation::default(),
+            fromto: None,
+            group: 0,
+            rgba: [0.5, 0.5, 0.5, 1.0],
+            line: 0,
+        }
+    }
+}
+
+/// A light or camera, kept for drawing only.
+#[derive(Debug, Clone, Default)]
+pub struct ViewSpec {
+    pub name: String,
+    pub body: usize,
+    pub pos: [f64; 3],
+    pub orient: Orientation,
+    pub dir: [f64; 3],
+    pub fovy: f64,
+}
+
+/// Flexcomp/flex self-collision modes (`mjtFlexSelf`).
+pub const FLEXSELF_NONE: i32 = 0;
+pub const FLEXSELF_AUTO: i32 = 4;
+
+/// A flex, as `mjsFlex`.
+#[derive(Debug, Clone)]
+pub struct FlexSpec {
+    pub name: String,
+    pub contype: i32,
+    pub conaffinity: i32,
+    pub condim: i32,
+    pub priority: i32,
+    pub friction: [f64; 3],
+    pub solmix: f64,
+    pub solref: [f64; 2],
+    pub solimp: [f64; 5],
+    pub margin: f64,
+    pub gap: f64,
+    pub dim: i32,
+    pub radius: f64,
+    pub flatskin: bool,
+    pub selfcollide: i32,
+    pub passive: bool,
+    pub activelayers: i32,
+    pub group: i32,
+    pub edgestiffness: f64,
+    pub edgedamping: f64,
+    pub rgba: [f32; 4],
+    pub material: String,
+    pub young: f64,
+    pub poisson: f64,
+    pub damping: f64,
+    pub thickness: f64,
+    pub elastic2d: i32,
+    /// Spec-only: 0 StVK, 1 Stable Neo-Hookean (3.15.0 `mjsFlex.elastic3d`).
+    pub elastic3d: i32,
+    pub cellcount: [i32; 3],
+    /// Interpolation order: 0 vertex flex, 1 trilinear, 2 quadratic.
+    pub order: i32,
+    pub nodebody: Vec<String>,
+    pub vertbody: Vec<String>,
+    pub node: Vec<f64>,
+    pub vert: Vec<f64>,
+    pub elem: Vec<i32>,
+    pub texcoord: Vec<f32>,
+    pub elemtexcoord: Vec<i32>,
+    /// Set by flexcomp when it creates strain equalities.
+    pub has_strain_eq: bool,
+    /// Cell emptiness computed by flexcomp (interpolated volume flexes).
+    pub cell_empty: Vec<bool>,
+    pub line: u32,
+}
+
+impl Default for FlexSpec {
+    fn default() -> Self {
+        FlexSpec {
+            name: String::new(),
+            contype: 1,
+            conaffinity: 1,
+            condim: 3,
+            priority: 0,
+            friction: [1.0, 0.005, 0.0001],
+            solmix: 1.0,
+            solref: [0.02, 1.0],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            margin: 0.0,
+            gap: 0.0,
+            dim: 2,
+            radius: 0.005,
+            flatskin: false,
+            selfcollide: FLEXSELF_AUTO,
+            passive: false,
+            activelayers: 1,
+            group: 0,
+            edgestiffness: 0.0,
+            edgedamping: 0.0,
+            rgba: [0.5, 0.5, 0.5, 1.0],
+            material: String::new(),
+            young: 0.0,
+            poisson: 0.0,
+            damping: 0.0,
+            thickness: -1.0,
+            elastic2d: 0,
+            elastic3d: 0,
+            cellcount: [1, 1, 1],
+            order: 0,
+            nodebody: Vec::new(),
+            vertbody: Vec::new(),
+            node: Vec::new(),
+            vert: Vec::new(),
+            elem: Vec::new(),
+            texcoord: Vec::new(),
+            elemtexcoord: Vec::new(),
+            has_strain_eq: false,
+            cell_empty: Vec::new(),
+            line: 0,
+        }
+    }
+}
+
+/// Equality constraint types, numbered as `mjtEq`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EqType {
+    Connect = 0,
+    Weld = 1,
+    Joint = 2,
+    Tendon = 3,
+    Flex = 4,
+    FlexVert = 5,
+    FlexStrain = 6,
+}
+
+/// Number of `eq_data` values per equality (`mjNEQDATA`).
+pub const NEQDATA: usize = 11;
+
+/// An equality constraint, as `mjsEquality`.
+#[derive(Debug, Clone)]
+pub struct EqualitySpec {
+    pub name: String,
+    pub eqtype: EqType,
+    pub active: bool,
+    pub solref: [f64; 2],
+    pub solimp: [f64; 5],
+    pub name1: String,
+    pub name2: String,
+    /// True when name1/name2 refer to sites (connect/weld).
+    pub sites: bool,
+    pub data: [f64; NEQDATA],
+    pub line: u32,
+}
+
+impl Default for EqualitySpec {
+    fn default() -> Self {
+        EqualitySpec {
+            name: String::new(),
+            eqtype: EqType::Connect,
+            active: true,
+            solref: [0.02, 1.0],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            name1: String::new(),
+            name2: String::new(),
+            sites: false,
+            data: [0.0; NEQDATA],
+            line: 0,
+        }
+    }
+}
+
+/// A mesh asset: vertices and triangles, as loaded from OBJ or given inline.
+#[derive(Debug, Clone, Default)]
+pub struct MeshSpec {
+    pub name: String,
+    pub file: String,
+    pub vert: Vec<f64>,
+    pub face: Vec<i32>,
+    pub texcoord: Vec<f32>,
+    pub scale: [f64; 3],
+    pub line: u32,
+}
+
+/// A material, kept for drawing.
+#[derive(Debug, Clone)]
+pub struct MaterialSpec {
+    pub name: String,
+    pub rgba: [f32; 4],
+    pub texture: String,
+}
+
+/// A keyframe.
+#[derive(Debug, Clone, Default)]
+pub struct KeySpec {
+    pub name: String,
+    pub time: f64,
+    pub qpos: Option<Vec<f64>>,
+    pub qvel: Option<Vec<f64>>,
+    pub mpos: Option<Vec<f64>>,
+    pub mquat: Option<Vec<f64>>,
+    pub line: u32,
+}
+
+/// An explicit contact exclusion between two bodies.
+#[derive(Debug, Clone)]
+pub struct ExcludeSpec {
+    pub body1: String,
+    pub body2: String,
+    pub line: u32,
+}
+
+/// A visual skin bound to bodies (drawing only: it adds no physics, as in MuJoCo).
+#[derive(Debug, Clone, Default)]
+pub struct SkinSpec {
+    pub name: String,
+    pub vert: Vec<f32>,
+    pub face: Vec<i32>,
+    pub rgba: [f32; 4],
+    pub inflate: f32,
+    pub bones: Vec<BoneSpec>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BoneSpec {
+    pub body: String,
+    pub bindpos: [f64; 3],
+    pub bindquat: [f64; 4],
+    pub vertid: Vec<i32>,
+    pub vertweight: Vec<f32>,
+}
+
+/// The whole author-level model.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub modelname: String,
+    pub compiler: CompilerSpec,
+    pub option: Options,
+    pub bodies: Vec<BodySpec>,
+    pub joints: Vec<JointSpec>,
+    pub geoms: Vec<GeomSpec>,
+    pub sites: Vec<SiteSpec>,
+    pub cameras: Vec<ViewSpec>,
+    pub lights: Vec<ViewSpec>,
+    pub flexes: Vec<FlexSpec>,
+    pub equalities: Vec<EqualitySpec>,
+    pub meshes: Vec<MeshSpec>,
+    pub materials: Vec<MaterialSpec>,
+    pub keys: Vec<KeySpec>,
+    pub excludes: Vec<ExcludeSpec>,
+    pub skins: Vec<SkinSpec>,
+    /// Warnings collected while reading (MuJoCo prints these).
+    pub warnings: Vec<String>,
+    /// Joint defaults of each default class (index = class id), for joints that flexcomp
+    /// generates on its vertex and node bodies.
+    pub joint_class_defaults: Vec<JointSpec>,
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            modelname: "MuJoCo Model".to_string(),
+            compiler: CompilerSpec::default(),
+            option: Options::default(),
+            bodies: vec![BodySpec::new("world", 0, 0)],
+            joints: Vec::new(),
+            geoms: Vec::new(),
+            sites: Vec::new(),
+            cameras: Vec::new(),
+            lights: Vec::new(),
+            flexes: Vec::new(),
+            equalities: Vec::new(),
+            meshes: Vec::new(),
+            materials: Vec::new(),
+            keys: Vec::new(),
+            excludes: Vec::new(),
+            skins: Vec::new(),
+            warnings: Vec::new(),
+            joint_class_defaults: vec![JointSpec::default()],
+        }
+    }
+}
+
+impl Spec {
+    /// Adds a child body and returns its index.
+    pub fn add_body(&mut self, parent: usize, name: &str) -> usize {
+        let class = self.bodies[parent].childclass;
+        let id = self.bodies.len();
+        self.bodies.push(BodySpec::new(name, parent, class));
+        self.bodies[parent].children.push(id);
+        id
+    }
+
+    /// Adds a joint to `body` and returns its index.
+    pub fn add_joint(&mut self, body: usize, mut joint: JointSpec) -> usize {
+        joint.body = body;
+        let id = self.joints.len();
+        self.joints.push(joint);
+        self.bodies[body].joints.push(id);
+        id
+    }
+
+    pub fn add_geom(&mut self, body: usize, mut geom: GeomSpec) -> usize {
+        geom.body = body;
+        let id = self.geoms.len();
+        self.geoms.push(geom);
+        self.bodies[body].geoms.push(id);
+        id
+    }
+
+    pub fn add_site(&mut self, body: usize, mut site: SiteSpec) -> usize {
+        site.body = body;
+        let id = self.sites.len();
+        self.sites.push(site);
+        self.bodies[body].sites.push(id);
+        id
+    }
+
+    pub fn find_body(&self, name: &str) -> Option<usize> {
+        self.bodies.iter().position(|b| b.name == name)
+    }
+
+    pub fn find_flex_mut(&mut self, name: &str) -> Option<&mut FlexSpec> {
+        self.flexes.iter_mut().find(|f| f.name == name)
+    }
+
+    /// Sets the spec-only `elastic3d` of the named flex (0 StVK, 1 Stable Neo-Hookean).
+    pub fn set_elastic3d(&mut self, flex: &str, value: i32) -> crate::Result<()> {
+        match self.find_flex_mut(flex) {
+            Some(f) => {
+                f.elastic3d = value;
+                Ok(())
+            }
+            None => Err(crate::Error::usage(format!(
+                "no flex named '{flex}' in the model"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! The thin wasm-bindgen layer: a [`Scene`] owns one model and its data. Positions are exposed
+//! as pointers into wasm memory so JavaScript can view them without copies; structured results
+//! are JSON strings; every failure is a JS error carrying flexlab's message.
+
+use crate::mjcf::MemSource;
+use crate::trace::{json_str, num};
+use crate::{Data, Model};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// flexlab's version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// The wasm linear memory, for zero-copy typed-array views.
+#[wasm_bindgen]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Most steps one call may take, so a script cannot hang the worker.
+const MAX_STEPS_PER_CALL: u32 = 100_000;
+
+fn js_err(e: crate::Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A compiled model with its simulation state.
+#[wasm_bindgen]
+pub struct Scene {
+    model: Model,
+    data: Data,
+}
+
+#[wasm_bindgen]
+impl Scene {
+    /// Compiles MJCF text. `files` is an array of `[name, text]` pairs for includes and meshes;
+    /// `elastic3d` is a JSON object `{flexName: value}` setting the spec-only material.
+    #[wasm_bindgen(constructor)]
+    pub fn new(xml: &str, files: js_sys::Array, elastic3d: &str) -> Result<Scene, JsError> {
+        let mut src = MemSource::default();
+        for pair in files.iter() {
+            let pair = js_sys::Array::from(&pair);
+            let name = pair.get(0).as_string().unwrap_or_default();
+            let content = pair.get(1);
+            let bytes = if let Some(s) = content.as_string() {
+                s.into_bytes()
+            } else {
+                js_sys::Uint8Array::new(&content).to_vec()
+            };
+            src.files.push((name, bytes));
+        }
+        let mut spec = crate::mjcf::parse(xml, Some("scene.xml"), &src).map_err(js_err)?;
+        for (name, value) in parse_elastic3d(elastic3d).map_err(|e| JsError::new(&e))? {
+            spec.set_elastic3d(&name, value).map_err(js_err)?;
+        }
+        let model = crate::compile::compile(&spec).map_err(js_err)?;
+        let mut data = Data::new(&model);
+        if model.nkey > 0 {
+            data.reset_keyframe(&model, 0);
+        }
+        crate::engine::forward(&model, &mut data);
+        Ok(Scene { model, data })
+    }
+
+    /// Advances `n` steps (capped); returns the number of steps taken.
+    pub fn step(&mut self, n: u32) -> u32 {
+        let n = n.min(MAX_STEPS_PER_CALL);
+        for _ in 0..n {
+            crate::engine::step(&self.model, &mut self.data);
+        }
+        n
+    }
+
+    /// Recomputes derived quantities without stepping (after editing state).
+    pub fn forward(&mut self) {
+        crate::engine::forward(&self.model, &mut self.data);
+    }
+
+    /// Back to the initial state (keyframe 0 if the model has one).
+    pub fn reset(&mut self) {
+        self.data.reset(&self.model);
+        if self.model.nkey > 0 {
+            self.data.reset_keyframe(&self.model, 0);
+        }
+        crate::engine::forward(&self.model, &mut self.data);
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.data.time
+    }
+
+    pub fn timestep(&self) -> f64 {
+        self.model.opt.timestep
+    }
+
+    /// Address (in f64 units) and length of a data array, for a zero-copy view.
+    pub fn data_ptr(&self, name: &str) -> Result<Vec<u32>, JsError> {
+        let f = self
+            .data
+            .a
+            .field(name)
+            .ok_or_else(|| JsError::new(&format!("no data field '{name}'")))?;
+        match f {
+            crate::fields::FieldRef::F64(s, _) => Ok(vec![s.as_ptr() as u32, s.len() as u32]),
+            _ => Err(JsError::new(&format!(
+                "data field '{name}' is not a float array"
+            ))),
+        }
+    }
+
+    /// Sizes, options and names as JSON.
+    pub fn info(&self) -> String {
+        let m = &self.model;
+        let mut s = String::from("{\"sizes\":{");
+        let mut first = true;
+        for k in [
+            "nq",
+            "nv",
+            "nbody",
+            "njnt",
+            "ngeom",
+            "nsite",
+            "nflex",
+            "nflexvert",
+            "nflexnode",
+            "nflexedge",
+            "nflexelem",
+            "neq",
+            "nkey",
+            "nmocap",
+            "nflexelemdata",
+            "nflexshelldata",
+            "nflexstiffness",
+            "nflexbending",
+            "nJfe",
+        ] {
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(&format!("\"{k}\":{}", m.size(k).unwrap_or(0)));
+        }
+        s.push_str("},\"options\":{\"timestep\":");
+        num(&mut s, m.opt.timestep);
+        s.push_str(&format!(
+            ",\"integrator\":\"{}\",\"solver\":\"{}\",\"cone\":\"{}\"}},\"name\":",
+            m.opt.integrator.mjcf_name(),
+            m.opt.solver.mjcf_name(),
+            m.opt.cone.trace_name()
+        ));
+        json_str(&mut s, &m.name);
+        let names = |s: &mut String, key: &str, v: &[String]| {
+            s.push_str(&format!(",\"{key}\":["));
+            for (i, n) in v.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                json_str(s, n);
+            }
+            s.push(']');
+        };
+        names(&mut s, "body", &m.names_body);
+        names(&mut s, "flex", &m.names_flex);
+        names(&mut s, "geom", &m.names_geom);
+        names(&mut s, "joint", &m.names_jnt);
+        s.push_str(",\"stat\":{\"center\":[");
+        for k in 0..3 {
+            if k > 0 {
+                s.push(',');
+            }
+            num(&mut s, m.stat.center[k]);
+        }
+        s.push_str("],\"extent\":");
+        num(&mut s, m.stat.extent);
+        s.push_str("}}");
+        s
+    }
+
+    /// A model field by MuJoCo name, copied as a Float64Array, with its row width.
+    pub fn model_field(&self, name: &str) -> Result<js_sys::Float64Array, JsError> {
+        let f = self
+            .model
+            .field(name)
+            .ok_or_else(|| JsError::new(&format!("no model field '{name}'")))?;
+        Ok(js_sys::Float64Array::from(&f.to_f64()[..]))
+    }
+
+    /// Row width of a model or data field.
+    pub fn field_cols(&self, name: &str) -> u32 {
+        self.model
+            .field(name)
+            .or_else(|| self.data.field(name))
+            .map(|f| f.cols() as u32)
+            .unwrap_or(0)
+    }
+
+    /// A data field by MuJoCo name, copied (trimmed to the current contact/row counts).
+    pub fn data_field(&self, name: &str) -> Result<js_sys::Float64Array, JsError> {
+        let f = self
+            .data
+            .field(name)
+            .ok_or_else(|| JsError::new(&format!("no data field '{name}'")))?;
+        Ok(js_sys::Float64Array::from(&f.to_f64()[..]))
+    }
+
+    /// Names of every model and data array, as JSON `{"model":[…],"data":[…]}`.
+    pub fn field_names(&self) -> String {
+        let mut s = String::from("{\"model\":[");
+        for (i, n) in Model::ARRAY_NAMES.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            json_str(&mut s, n);
+        }
+        s.push_str("],\"data\":[");
+        for (i, n) in crate::data::DataArrays::NAMES.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            json_str(&mut s, n);
+        }
+        s.push_str("]}");
+        s
+    }
+
+    /// Counts of each warning kind as JSON, with MuJoCo's names and texts.
+    pub fn warnings(&self) -> String {
+        let mut s = String::from("[");
+        let mut first = true;
+        for w in crate::data::Warning::ALL {
+            let st = self.data.warning[w as usize];
+            if st.number == 0 {
+                continue;
+            }
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(&format!(
+                "{{\"kind\":\"{}\",\"count\":{},\"text\":",
+                w.name(),
+                st.number
+            ));
+            json_str(&mut s, &w.text(st.lastinfo));
+            s.push('}');
+        }
+        s.push(']');
+        s
+    }
+
+    /// Sets a force on a body (xfrc_applied, N and N·m at the body's centre of mass).
+    pub fn set_body_force(&mut self, body: u32, fx: f64, fy: f64, fz: f64) {
+        let b = body as usize;
+        if b < self.model.nbody {
+            self.data.a.xfrc_applied[6 * b..6 * b + 6]
+                .copy_from_slice(&[fx, fy, fz, 0.0, 0.0, 0.0]);
+        }
+    }
+
+    /// Clears all applied forces.
+    pub fn clear_forces(&mut self) {
+        self.data.a.xfrc_applied.fill(0.0);
+        self.data.a.qfrc_applied.fill(0.0);
+    }
+
+    /// Number of detected contacts.
+    pub fn ncon(&self) -> u32 {
+        self.data.ncon as u32
+    }
+
+    /// Number of constraint rows.
+    pub fn nefc(&self) -> u32 {
+        self.data.nefc as u32
+    }
+}
+
+fn parse_elastic3d(s: &str) -> Result<Vec<(String, i32)>, String> {
+    // a tiny parser for {"name": int, ...}; names may not contain quotes
+    let t = s.trim();
+    if t.is_empty() || t == "{}" {
+        return Ok(Vec::new());
+    }
+    let inner = t
+        .strip_prefix('{')
+        .and_then(|x| x.strip_suffix('}'))
+        .ok_or("elastic3d must be a JSON object")?;
+    let mut out = Vec::new();
+    for part in inner.split(',') {
+        let (k, v) = part
+            .split_once(':')
+            .ok_or("elastic3d entries must be \"name\": value")?;
+        let k = k.trim().trim_matches('"').to_string();
+        let v: i32 = v
+            .trim()
+            .parse()
+            .map_err(|_| "elastic3d values must be integers".to_string())?;
+        out.push((k, v));
+    }
+    Ok(out)
+}

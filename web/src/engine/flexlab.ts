@@ -1,0 +1,151 @@
+/**
+ * The typed API over flexlab's wasm engine. The UI (through the worker), the unit tests and the
+ * e2e tests all use this module: compile MJCF, step, read fields by MuJoCo's names, and view
+ * state arrays such as `flexvert_xpos` directly in wasm memory (no copies).
+ */
+import init, { initSync, Scene, version, wasm_memory } from '../wasm/flexlab.js';
+
+let ready: Promise<void> | null = null;
+
+/** Loads the wasm module once (browser or worker: fetched next to the JS; node: pass bytes). */
+export function loadEngine(bytes?: BufferSource): Promise<void> {
+  if (!ready) {
+    ready = bytes ? Promise.resolve().then(() => { initSync({ module: bytes }); }) : init().then(() => undefined);
+  }
+  return ready;
+}
+
+/** flexlab's version string. */
+export function engineVersion(): string {
+  return version();
+}
+
+/** Sizes, options and object names of a compiled model. */
+export interface ModelInfo {
+  name: string;
+  sizes: Record<string, number>;
+  options: { timestep: number; integrator: string; solver: string; cone: string };
+  body: string[];
+  flex: string[];
+  geom: string[];
+  joint: string[];
+  stat: { center: [number, number, number]; extent: number };
+}
+
+/** One MuJoCo warning kind that fired, with its count and MuJoCo's text. */
+export interface EngineWarning {
+  kind: string;
+  count: number;
+  text: string;
+}
+
+/** Extra files a model refers to (includes, meshes), by the name the MJCF uses. */
+export type ModelFiles = Array<[string, string | Uint8Array]>;
+
+/** A compiled scene: one model and its simulation state. */
+export class FlexScene {
+  private readonly scene: Scene;
+  /** Cached zero-copy views, rebuilt if wasm memory ever grows. */
+  private views = new Map<string, Float64Array>();
+  readonly info: ModelInfo;
+
+  private constructor(scene: Scene) {
+    this.scene = scene;
+    this.info = JSON.parse(scene.info()) as ModelInfo;
+  }
+
+  /**
+   * Parses and compiles MJCF. Throws an Error whose message is flexlab's (MuJoCo's words plus
+   * file, line, element and attribute).
+   */
+  static compile(xml: string, files: ModelFiles = [], elastic3d: Record<string, number> = {}): FlexScene {
+    return new FlexScene(new Scene(xml, files as unknown as never, JSON.stringify(elastic3d)));
+  }
+
+  /** Advances `n` steps (the engine caps one call at 100 000). */
+  step(n = 1): number {
+    return this.scene.step(n);
+  }
+
+  /** Back to the initial state (keyframe 0 if any). */
+  reset(): void {
+    this.scene.reset();
+  }
+
+  /** Recomputes derived quantities without stepping. */
+  forward(): void {
+    this.scene.forward();
+  }
+
+  /** Simulation time (s). */
+  get time(): number {
+    return this.scene.time();
+  }
+
+  /** Time step (s). */
+  get timestep(): number {
+    return this.scene.timestep();
+  }
+
+  /** Contacts and constraint rows of the current state. */
+  get ncon(): number {
+    return this.scene.ncon();
+  }
+  get nefc(): number {
+    return this.scene.nefc();
+  }
+
+  /**
+   * A live view of a data array in wasm memory (e.g. `flexvert_xpos`, `qpos`, `geom_xpos`).
+   * It reflects every step without copying; do not keep it across `compile` of other scenes.
+   */
+  view(name: string): Float64Array {
+    const buf = (wasm_memory() as WebAssembly.Memory).buffer;
+    const cached = this.views.get(name);
+    if (cached && cached.buffer === buf) return cached;
+    const [ptr, len] = this.scene.data_ptr(name);
+    const v = new Float64Array(buf, ptr, len);
+    this.views.set(name, v);
+    return v;
+  }
+
+  /** A model field by MuJoCo name (copied), e.g. `flex_vertadr`, `flex_elem`. */
+  modelField(name: string): Float64Array {
+    return this.scene.model_field(name);
+  }
+
+  /** A data field by MuJoCo name (copied, trimmed to the current rows). */
+  dataField(name: string): Float64Array {
+    return this.scene.data_field(name);
+  }
+
+  /** Values per row of a field (3 for positions, 9 for matrices, …). */
+  fieldCols(name: string): number {
+    return this.scene.field_cols(name);
+  }
+
+  /** Names of all model and data arrays. */
+  fieldNames(): { model: string[]; data: string[] } {
+    return JSON.parse(this.scene.field_names()) as { model: string[]; data: string[] };
+  }
+
+  /** MuJoCo warnings raised so far (bad qacc, too many contacts, …). */
+  warnings(): EngineWarning[] {
+    return JSON.parse(this.scene.warnings()) as EngineWarning[];
+  }
+
+  /** Applies a force (N) at a body's centre of mass until cleared. */
+  setBodyForce(body: number, f: [number, number, number]): void {
+    this.scene.set_body_force(body, f[0], f[1], f[2]);
+  }
+
+  clearForces(): void {
+    this.scene.clear_forces();
+  }
+
+  /** Frees the wasm-side scene. */
+  dispose(): void {
+    this.views.clear();
+    this.scene.free();
+  }
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root: here,
+  base: './',
+  server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
+  preview: { host: '127.0.0.1' },
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1500 },
+  worker: { format: 'es' },
+  test: { root: here, include: ['unit/**/*.test.ts'], environment: 'node' },
+});
