@@ -8,8 +8,9 @@
 pub const MINVAL: f64 = 1e-15;
 /// MuJoCo's `mjMAXVAL`: values above this are treated as diverged.
 pub const MAXVAL: f64 = 1e10;
-/// MuJoCo's `mjEPS`.
-pub const EPS: f64 = 1e-6;
+/// The compiler's `mjEPS` (user_util.h): the tolerance of compile-time geometry tests and
+/// normalizations. Not the engine's `mjMINVAL`.
+pub const EPS: f64 = 1e-14;
 /// π as MuJoCo spells it.
 pub const PI: f64 = std::f64::consts::PI;
 

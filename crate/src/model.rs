@@ -528,8 +528,6 @@ model_struct! {
         flexvert_J_colind: i32[2],
         /// Spec-only material switch kept on the model: 0 StVK, 1 Stable Neo-Hookean.
         flex_elastic3d: i32[1],
-        /// Compile-order flap vertices (e0, e1, opp1, opp2) used by the bending stencil.
-        flex_bendstencil: i32[4],
 
         eq_type: i32[1],
         eq_obj1id: i32[1],

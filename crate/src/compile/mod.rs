@@ -1158,23 +1158,23 @@ fn build(spec: &Spec) -> Result<Model> {
     for k in &spec.keys {
         let err = |msg: String| cerr_obj(msg, "key", &k.name, k.line);
         m.key_time.push(k.time);
-        match &k.qpos {
-            Some(q) if q.len() != m.nq => {
-                return Err(err(format!("invalid qpos size, expected length {}", m.nq)))
+        // shorter vectors keep the defaults for the remaining entries, as MuJoCo does
+        let mut qpos = m.qpos0.clone();
+        if let Some(q) = &k.qpos {
+            if q.len() > m.nq {
+                return Err(err(format!("invalid qpos size, expected length {}", m.nq)));
             }
-            Some(q) => m.key_qpos.extend_from_slice(q),
-            None => {
-                let q0 = m.qpos0.clone();
-                m.key_qpos.extend_from_slice(&q0)
-            }
+            qpos[..q.len()].copy_from_slice(q);
         }
-        match &k.qvel {
-            Some(v) if v.len() != m.nv => {
-                return Err(err(format!("invalid qvel size, expected length {}", m.nv)))
+        m.key_qpos.extend_from_slice(&qpos);
+        let mut qvel = vec![0.0; m.nv];
+        if let Some(v) = &k.qvel {
+            if v.len() > m.nv {
+                return Err(err(format!("invalid qvel size, expected length {}", m.nv)));
             }
-            Some(v) => m.key_qvel.extend_from_slice(v),
-            None => m.key_qvel.extend(std::iter::repeat_n(0.0, m.nv)),
+            qvel[..v.len()].copy_from_slice(v);
         }
+        m.key_qvel.extend_from_slice(&qvel);
         let mut mpos = Vec::new();
         let mut mquat = Vec::new();
         for b in 0..nbody {
@@ -1389,14 +1389,6 @@ fn copy_flexes(
         }
         for e in &c.edgeflap {
             m.flex_edgeflap.extend_from_slice(e);
-        }
-        if c.bendstencil.is_empty() {
-            m.flex_bendstencil
-                .extend(std::iter::repeat_n(-1, 4 * c.edge.len()));
-        } else {
-            for s in &c.bendstencil {
-                m.flex_bendstencil.extend_from_slice(s);
-            }
         }
         m.flex_elem.extend_from_slice(&c.elem);
         m.flex_elemedge.extend_from_slice(&c.elemedge);

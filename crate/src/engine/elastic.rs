@@ -1,27 +1,609 @@
-//! Flex elasticity forces: StVK stretch, discrete-shell bending, Stable Neo-Hookean, and the
-//! passive penalty contact path.
+//! Flex elasticity forces of vertex flexes (MuJoCo 3.15.0's `mj_flexPassiveStretch`,
+//! `mj_flexPassiveBend`): StVK on squared edge lengths, Stable Neo-Hookean tetrahedra,
+//! discrete-shell bending, and Rayleigh damping; plus the cached PSD stretch Hessian that the
+//! effective metric and SNH damping share. Forces are computed per vertex in world space and
+//! mapped to generalized forces through the vertex Jacobians (gather/scatter), so pins on
+//! moving bodies receive their reaction forces and torques.
 
 use super::Scratch;
 use crate::data::Data;
 use crate::model::Model;
 
-/// Buffers for the elastic forces.
+/// Local edges of triangles and tetrahedra in the compiler's stiffness order.
+pub const STRETCH_EDGES: [[[usize; 2]; 6]; 2] = [
+    [[1, 2], [2, 0], [0, 1], [0, 0], [0, 0], [0, 0]],
+    [[0, 1], [1, 2], [2, 0], [2, 3], [0, 3], [1, 3]],
+];
+
+/// Buffers for the elastic forces and the per-flex stretch Hessian cache.
 #[derive(Debug, Clone, Default)]
-pub struct ElasticScratch {}
+pub struct ElasticScratch {
+    pub frc: Vec<f64>,
+    pub dmp: Vec<f64>,
+    pub vel: Vec<f64>,
+    /// Cached world Hessian blocks, one oriented 3×3 per edge (`flexedge_hessian`).
+    pub edge_hessian: Vec<f64>,
+    /// Packed symmetric diagonal blocks per vertex (`flexvert_hessian`).
+    pub vert_hessian: Vec<f64>,
+    pub hessian_valid: Vec<bool>,
+}
 
 impl ElasticScratch {
-    pub fn new(_m: &Model) -> Self {
-        ElasticScratch {}
+    pub fn new(m: &Model) -> Self {
+        let maxv = (0..m.nflex)
+            .map(|f| m.flex_vertnum[f] as usize)
+            .max()
+            .unwrap_or(0);
+        ElasticScratch {
+            frc: vec![0.0; 3 * maxv],
+            dmp: vec![0.0; 3 * maxv],
+            vel: vec![0.0; 3 * maxv],
+            edge_hessian: vec![0.0; 9 * m.nflexedge],
+            vert_hessian: vec![0.0; 6 * m.nflexvert],
+            hessian_valid: vec![false; m.nflex],
+        }
     }
 }
 
-/// StVK (or SNH) stretch forces of vertex flex `f`.
-pub fn stretch(_m: &Model, _d: &mut Data, _s: &mut Scratch, _f: usize) {}
+/// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`).
+pub fn flex_gather(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64]) {
+    flex_map(m, d, f, res, vec, 1.0, false);
+}
 
-/// Bending forces of 2D vertex flex `f`.
-pub fn bend(_m: &Model, _d: &mut Data, _s: &mut Scratch, _f: usize, _spring: bool, _damper: bool) {}
+/// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
+pub fn flex_scatter(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64], scale: f64) {
+    flex_map(m, d, f, res, vec, scale, true);
+}
 
-/// Interpolated flex elasticity.
+fn flex_map(
+    m: &Model,
+    d: &Data,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+    transpose: bool,
+) {
+    let vadr = m.flex_vertadr[f] as usize;
+    for v in 0..m.flex_vertnum[f] as usize {
+        let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
+        if !transpose {
+            res[3 * v..3 * v + 3].fill(0.0);
+        }
+        let nd = m.body_dofnum[body] as usize;
+        if nd == 0 {
+            continue;
+        }
+        let da = m.body_dofadr[body] as usize;
+        if m.body_simple[body] == 2 {
+            for j in 0..nd {
+                let axis = &d.cdof[6 * (da + j) + 3..6 * (da + j) + 6];
+                if transpose {
+                    res[da + j] += scale
+                        * (axis[0] * vec[3 * v]
+                            + axis[1] * vec[3 * v + 1]
+                            + axis[2] * vec[3 * v + 2]);
+                } else {
+                    let q = vec[da + j];
+                    for k in 0..3 {
+                        res[3 * v + k] += axis[k] * q;
+                    }
+                }
+            }
+            continue;
+        }
+        let root = m.body_rootid[body] as usize;
+        let off = [
+            d.flexvert_xpos[3 * (vadr + v)] - d.subtree_com[3 * root],
+            d.flexvert_xpos[3 * (vadr + v) + 1] - d.subtree_com[3 * root + 1],
+            d.flexvert_xpos[3 * (vadr + v) + 2] - d.subtree_com[3 * root + 2],
+        ];
+        let mut i = (da + nd - 1) as i32;
+        while i >= 0 {
+            let iu = i as usize;
+            let c = &d.cdof[6 * iu..6 * iu + 6];
+            let col = [
+                c[1] * off[2] - c[2] * off[1] + c[3],
+                c[2] * off[0] - c[0] * off[2] + c[4],
+                c[0] * off[1] - c[1] * off[0] + c[5],
+            ];
+            if transpose {
+                res[iu] += scale
+                    * (col[0] * vec[3 * v] + col[1] * vec[3 * v + 1] + col[2] * vec[3 * v + 2]);
+            } else {
+                let q = vec[iu];
+                for k in 0..3 {
+                    res[3 * v + k] += col[k] * q;
+                }
+            }
+            i = m.dof_parentid[iu];
+        }
+    }
+}
+
+#[inline]
+fn edge_vectors(ev: &mut [[f64; 3]; 6], x: &[f64], vert: &[i32], dim: usize) {
+    let ne = if dim == 2 { 3 } else { 6 };
+    let edges = &STRETCH_EDGES[dim - 2];
+    for e in 0..ne {
+        let a = 3 * vert[edges[e][0]] as usize;
+        let b = 3 * vert[edges[e][1]] as usize;
+        for k in 0..3 {
+            ev[e][k] = x[a + k] - x[b + k];
+        }
+    }
+}
+
+/// Unpacks the symmetric edge metric (upper triangle, row-major) into `nedge × nedge`.
+#[inline]
+pub fn unpack_metric(metric: &mut [f64; 36], packed: &[f64], nedge: usize) {
+    let mut id = 0;
+    for a in 0..nedge {
+        for b in a..nedge {
+            metric[nedge * a + b] = packed[id];
+            metric[nedge * b + a] = packed[id];
+            id += 1;
+        }
+    }
+}
+
+#[inline]
+fn elongation(out: &mut [f64; 6], eedge: &[i32], length: &[f64], rest: &[f64], nedge: usize) {
+    for e in 0..nedge {
+        let i = eedge[e] as usize;
+        out[e] = length[i] * length[i] - rest[i] * rest[i];
+    }
+}
+
+/// `tension = metric · elongation`.
+#[inline]
+pub fn tension(out: &mut [f64; 6], metric: &[f64; 36], s: &[f64; 6], nedge: usize) {
+    for e in 0..nedge {
+        let mut t = 0.0;
+        for a in 0..nedge {
+            t += metric[nedge * e + a] * s[a];
+        }
+        out[e] = t;
+    }
+}
+
+#[inline]
+fn stretch_force(force: &mut [f64], vert: &[i32], t: &[f64; 6], ev: &[[f64; 3]; 6], dim: usize) {
+    let ne = if dim == 2 { 3 } else { 6 };
+    let edges = &STRETCH_EDGES[dim - 2];
+    for e in 0..ne {
+        for i in 0..2 {
+            let v = 3 * vert[edges[e][i]] as usize;
+            for k in 0..3 {
+                let g = if i == 0 { ev[e][k] } else { -ev[e][k] };
+                force[v + k] -= t[e] * g;
+            }
+        }
+    }
+}
+
+/// Adds the gradient of the SNH cubic Gram term γ·P(s) to the edge tension.
+pub fn snh_cubic(t: &mut [f64; 6], s: &[f64; 6], gamma: f64) {
+    let (a, b, c) = (s[0], s[2], s[4]);
+    let dd = 0.5 * (s[0] + s[2] - s[1]);
+    let e = 0.5 * (s[0] + s[4] - s[5]);
+    let f = 0.5 * (s[2] + s[4] - s[3]);
+    let cof = [
+        b * c - f * f,
+        a * c - e * e,
+        a * b - dd * dd,
+        e * f - c * dd,
+        dd * f - b * e,
+        dd * e - a * f,
+    ];
+    let g = [
+        cof[0] + cof[3] + cof[4],
+        -cof[3],
+        cof[1] + cof[3] + cof[5],
+        -cof[5],
+        cof[2] + cof[4] + cof[5],
+        -cof[4],
+    ];
+    for k in 0..6 {
+        t[k] += g[k] * (2.0 * gamma);
+    }
+}
+
+/// Volume ratio J = V/V0 of a tet from its edge vectors and 1/(6·V0), with ∂J/∂x per vertex.
+pub fn snh_volume(grad: &mut [[f64; 3]; 4], ev: &[[f64; 3]; 6], k23: f64) -> f64 {
+    let a = [-ev[0][0], -ev[0][1], -ev[0][2]]; // x1 - x0
+    let b = ev[2]; // x2 - x0
+    let c = [-ev[4][0], -ev[4][1], -ev[4][2]]; // x3 - x0
+    let bc = crate::math::cross(&b, &c);
+    let ca = crate::math::cross(&c, &a);
+    let ab = crate::math::cross(&a, &b);
+    for k in 0..3 {
+        grad[1][k] = bc[k] * k23;
+        grad[2][k] = ca[k] * k23;
+        grad[3][k] = ab[k] * k23;
+        grad[0][k] = -(grad[1][k] + grad[2][k] + grad[3][k]);
+    }
+    crate::math::dot3(&ab, &c) * k23
+}
+
+/// Stretch (StVK or SNH) forces and their Rayleigh damping for vertex flex `f`.
+pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, damper: bool) {
+    let sadr = m.flex_stiffnessadr[f];
+    if sadr < 0 {
+        return;
+    }
+    let k = &m.flex_stiffness[sadr as usize..];
+    if k[0] == 0.0 {
+        return;
+    }
+    let h = m.opt.timestep;
+    let kd = if damper && h > 0.0 {
+        m.flex_damping[f] / h
+    } else {
+        0.0
+    };
+    if !spring && kd == 0.0 {
+        return;
+    }
+    let dim = m.flex_dim[f] as usize;
+    let ne = if dim == 2 { 3 } else { 6 };
+    let stride = if dim == 3 { 24 } else { 21 };
+    let snh = dim == 3 && k[21] != 0.0;
+    let nvert = m.flex_vertnum[f] as usize;
+    let vadr = m.flex_vertadr[f] as usize;
+    let eadr = m.flex_edgeadr[f] as usize;
+    let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+    let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+    let es = &mut s.elastic;
+    let frc = &mut es.frc[..3 * nvert];
+    let dmp = &mut es.dmp[..3 * nvert];
+    frc.fill(0.0);
+    dmp.fill(0.0);
+    {
+        let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
+        let length = &d.flexedge_length[eadr..];
+        let rest = &m.flexedge_length0[eadr..];
+        let vel = &d.flexedge_velocity[eadr..];
+        let mut ev = [[0.0; 3]; 6];
+        let mut metric = [0.0; 36];
+        let mut t = [0.0; 6];
+        let mut el = [0.0; 6];
+        let mut grad = [[0.0; 3]; 4];
+        for e in 0..m.flex_elemnum[f] as usize {
+            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
+            edge_vectors(&mut ev, x, vert, dim);
+            let packed = &k[stride * e..stride * e + 21];
+            let ee = &eelem[ne * e..ne * (e + 1)];
+            elongation(&mut el, ee, length, rest, ne);
+            unpack_metric(&mut metric, packed, ne);
+            tension(&mut t, &metric, &el, ne);
+            let mut pressure = 0.0;
+            if snh {
+                let kk = &k[stride * e..stride * e + 24];
+                snh_cubic(&mut t, &el, kk[21]);
+                pressure = 2.0 * kk[22] * (snh_volume(&mut grad, &ev, kk[23]) - 1.0);
+            }
+            if spring {
+                stretch_force(frc, vert, &t, &ev, dim);
+                if snh {
+                    for v in 0..4 {
+                        let o = 3 * vert[v] as usize;
+                        for c in 0..3 {
+                            frc[o + c] += grad[v][c] * -pressure;
+                        }
+                    }
+                }
+            }
+            if snh {
+                continue;
+            }
+            if kd != 0.0 {
+                for i in 0..ne {
+                    let idx = ee[i] as usize;
+                    let dl = vel[idx] * h;
+                    el[i] = dl * (2.0 * length[idx] - dl) * kd;
+                }
+                tension(&mut t, &metric, &el, ne);
+                stretch_force(dmp, vert, &t, &ev, dim);
+            }
+        }
+    }
+    if snh && kd != 0.0 {
+        // SNH damping uses the cached PSD tangent, so its power is never positive
+        let mut vel = std::mem::take(&mut es.vel);
+        flex_gather(m, d, f, &mut vel[..3 * nvert], &d.qvel);
+        flex_hessian(m, d, es, f);
+        let mut dmp = std::mem::take(&mut es.dmp);
+        hessian_mul(
+            m,
+            es,
+            f,
+            &mut dmp[..3 * nvert],
+            &vel[..3 * nvert],
+            -m.flex_damping[f],
+        );
+        es.dmp = dmp;
+        es.vel = vel;
+    }
+    let frc = std::mem::take(&mut es.frc);
+    let dmp = std::mem::take(&mut es.dmp);
+    if spring {
+        let mut q = std::mem::take(&mut d.a.qfrc_spring);
+        flex_scatter(m, d, f, &mut q, &frc, 1.0);
+        d.a.qfrc_spring = q;
+    }
+    if kd != 0.0 {
+        let mut q = std::mem::take(&mut d.a.qfrc_damper);
+        flex_scatter(m, d, f, &mut q, &dmp, 1.0);
+        d.a.qfrc_damper = q;
+    }
+    es.frc = frc;
+    es.dmp = dmp;
+}
+
+/// Discrete-shell bending forces of 2D vertex flex `f` (and their Rayleigh damping).
+pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, damper: bool) {
+    if m.flex_dim[f] != 2 {
+        return;
+    }
+    let badr = m.flex_bendingadr[f];
+    if badr < 0 {
+        return;
+    }
+    let damp = if damper { m.flex_damping[f] } else { 0.0 };
+    let damper = damp != 0.0;
+    if !spring && !damper {
+        return;
+    }
+    let nvert = m.flex_vertnum[f] as usize;
+    let vadr = m.flex_vertadr[f] as usize;
+    let eadr = m.flex_edgeadr[f] as usize;
+    let b = &m.flex_bending[badr as usize..];
+    let es = &mut s.elastic;
+    let mut spr = std::mem::take(&mut es.frc);
+    let mut dmp = std::mem::take(&mut es.dmp);
+    let mut vv = std::mem::take(&mut es.vel);
+    spr[..3 * nvert].fill(0.0);
+    dmp[..3 * nvert].fill(0.0);
+    if damper {
+        flex_gather(m, d, f, &mut vv[..3 * nvert], &d.qvel);
+    }
+    let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
+    for e in 0..m.flex_edgenum[f] as usize {
+        let ge = eadr + e;
+        let v = [
+            m.flex_edge[2 * ge],
+            m.flex_edge[2 * ge + 1],
+            m.flex_edgeflap[2 * ge],
+            m.flex_edgeflap[2 * ge + 1],
+        ];
+        if v[3] == -1 {
+            continue;
+        }
+        let p = |i: usize| -> [f64; 3] {
+            let o = 3 * v[i] as usize;
+            [x[o], x[o + 1], x[o + 2]]
+        };
+        let x0 = p(0);
+        let ed0 = crate::math::sub3(&p(1), &x0);
+        let ed1 = crate::math::sub3(&p(2), &x0);
+        let ed2 = crate::math::sub3(&p(3), &x0);
+        let mut frc = [[0.0; 3]; 4];
+        frc[1] = crate::math::cross(&ed1, &ed2);
+        frc[2] = crate::math::cross(&ed2, &ed0);
+        frc[3] = crate::math::cross(&ed0, &ed1);
+        for k in 0..3 {
+            frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
+        }
+        let bb = &b[17 * e..17 * e + 17];
+        for i in 0..4 {
+            let vi = 3 * v[i] as usize;
+            for c in 0..3 {
+                for j in 0..4 {
+                    let vj = 3 * v[j] as usize;
+                    if spring {
+                        spr[vi + c] += bb[4 * i + j] * x[vj + c];
+                    }
+                    if damper {
+                        dmp[vi + c] += bb[4 * i + j] * vv[vj + c];
+                    }
+                }
+                if spring {
+                    spr[vi + c] += bb[16] * frc[i][c];
+                }
+            }
+        }
+    }
+    if spring {
+        let mut q = std::mem::take(&mut d.a.qfrc_spring);
+        flex_scatter(m, d, f, &mut q, &spr, -1.0);
+        d.a.qfrc_spring = q;
+    }
+    if damper {
+        let mut q = std::mem::take(&mut d.a.qfrc_damper);
+        flex_scatter(m, d, f, &mut q, &dmp, -damp);
+        d.a.qfrc_damper = q;
+    }
+    es.frc = spr;
+    es.dmp = dmp;
+    es.vel = vv;
+}
+
+/// Fills the per-flex cached world Hessian of the stretch energy (StVK keeps only tensile
+/// geometric terms; SNH projects each element's material Hessian to PSD).
+pub fn flex_hessian(m: &Model, d: &Data, es: &mut ElasticScratch, f: usize) {
+    if es.hessian_valid[f] {
+        return;
+    }
+    let va = m.flex_vertadr[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let ne_f = m.flex_edgenum[f] as usize;
+    es.vert_hessian[6 * va..6 * (va + nv)].fill(0.0);
+    es.edge_hessian[9 * ea..9 * (ea + ne_f)].fill(0.0);
+    let sadr = m.flex_stiffnessadr[f];
+    if sadr >= 0 {
+        let k = &m.flex_stiffness[sadr as usize..];
+        let dim = m.flex_dim[f] as usize;
+        let ne = if dim == 2 { 3 } else { 6 };
+        let stride = if dim == 2 { 21 } else { 24 };
+        let snh = dim == 3 && k[21] != 0.0;
+        let edges = &STRETCH_EDGES[dim - 2];
+        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+        let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+        let length = &d.flexedge_length[ea..];
+        let rest = &m.flexedge_length0[ea..];
+        let mut ev = [[0.0; 3]; 6];
+        let mut metric = [0.0; 36];
+        let mut t = [0.0; 6];
+        let mut el = [0.0; 6];
+        for e in 0..m.flex_elemnum[f] as usize {
+            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
+            let packed = &k[stride * e..stride * e + stride];
+            let ee = &eelem[ne * e..ne * (e + 1)];
+            edge_vectors(&mut ev, x, vert, dim);
+            let mut proj = super::snh::SnhHessian::default();
+            elongation(&mut el, ee, length, rest, ne);
+            if snh {
+                super::snh::project(
+                    &mut proj,
+                    packed,
+                    &ev,
+                    &el,
+                    &m.flex_vert0[3 * va..],
+                    vert,
+                    &m.flex_size[3 * f..3 * f + 3],
+                );
+            } else {
+                unpack_metric(&mut metric, packed, ne);
+                tension(&mut t, &metric, &el, ne);
+                for v in t.iter_mut().take(ne) {
+                    *v = v.max(0.0);
+                }
+            }
+            for le in 0..ne {
+                let (mut i, mut j) = (edges[le][0], edges[le][1]);
+                let id = ee[le] as usize;
+                if m.flex_edge[2 * (ea + id)] != vert[i] {
+                    std::mem::swap(&mut i, &mut j);
+                }
+                let mut block = [0.0; 9];
+                if snh {
+                    super::snh::projected_block(&mut block, &proj, i, j);
+                } else {
+                    stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
+                }
+                for q in 0..9 {
+                    es.edge_hessian[9 * (ea + id) + q] += block[q];
+                }
+            }
+        }
+    }
+    for e in 0..ne_f {
+        let v0 = m.flex_edge[2 * (ea + e)] as usize;
+        let v1 = m.flex_edge[2 * (ea + e) + 1] as usize;
+        let mut id = 0;
+        for r in 0..3 {
+            for c in r..3 {
+                es.vert_hessian[6 * (va + v0) + id] -= es.edge_hessian[9 * (ea + e) + 3 * r + c];
+                es.vert_hessian[6 * (va + v1) + id] -= es.edge_hessian[9 * (ea + e) + 3 * c + r];
+                id += 1;
+            }
+        }
+    }
+    es.hessian_valid[f] = true;
+}
+
+/// `res += scale · H · vec` with the cached Hessian of flex `f` (world vertex coordinates).
+pub fn hessian_mul(
+    m: &Model,
+    es: &ElasticScratch,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+) {
+    let va = m.flex_vertadr[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    for v in 0..m.flex_vertnum[f] as usize {
+        let a = &es.vert_hessian[6 * (va + v)..6 * (va + v) + 6];
+        let x = &vec[3 * v..3 * v + 3];
+        res[3 * v] += scale * (a[0] * x[0] + a[1] * x[1] + a[2] * x[2]);
+        res[3 * v + 1] += scale * (a[1] * x[0] + a[3] * x[1] + a[4] * x[2]);
+        res[3 * v + 2] += scale * (a[2] * x[0] + a[4] * x[1] + a[5] * x[2]);
+    }
+    for e in 0..m.flex_edgenum[f] as usize {
+        let v0 = m.flex_edge[2 * (ea + e)] as usize;
+        let v1 = m.flex_edge[2 * (ea + e) + 1] as usize;
+        let a = &es.edge_hessian[9 * (ea + e)..9 * (ea + e) + 9];
+        for r in 0..3 {
+            let y = &vec[3 * v1..3 * v1 + 3];
+            let x = &vec[3 * v0..3 * v0 + 3];
+            res[3 * v0 + r] +=
+                scale * (a[3 * r] * y[0] + a[3 * r + 1] * y[1] + a[3 * r + 2] * y[2]);
+            res[3 * v1 + r] += scale * (a[r] * x[0] + a[3 + r] * x[1] + a[6 + r] * x[2]);
+        }
+    }
+}
+
+/// The world 3×3 block of the StVK Hessian between element vertices i and j.
+pub fn stiffness_block(
+    block: &mut [f64; 9],
+    metric: &[f64; 36],
+    t: &[f64; 6],
+    ev: &[[f64; 3]; 6],
+    dim: usize,
+    i: usize,
+    j: usize,
+    scale: f64,
+) {
+    let ne = if dim == 2 { 3 } else { 6 };
+    let edges = &STRETCH_EDGES[dim - 2];
+    *block = [0.0; 9];
+    let sign = |v: usize, e: usize| -> f64 {
+        if v == edges[e][0] {
+            1.0
+        } else if v == edges[e][1] {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    for a in 0..ne {
+        let sa = sign(i, a);
+        if sa == 0.0 {
+            continue;
+        }
+        for b in 0..ne {
+            let sb = sign(j, b);
+            if sb == 0.0 {
+                continue;
+            }
+            let w = 2.0 * scale * metric[ne * a + b] * sa * sb;
+            for r in 0..3 {
+                for c in 0..3 {
+                    block[3 * r + c] += w * ev[a][r] * ev[b][c];
+                }
+            }
+        }
+    }
+    let mut geo = 0.0;
+    for a in 0..ne {
+        let sa = sign(i, a);
+        let sb = sign(j, a);
+        if sa == 0.0 || sb == 0.0 {
+            continue;
+        }
+        geo += t[a] * sa * sb;
+    }
+    geo *= scale;
+    block[0] += geo;
+    block[4] += geo;
+    block[8] += geo;
+}
+
+/// Interpolated flex elasticity (corotational cells); not yet implemented.
 pub fn interp(
     _m: &Model,
     _d: &mut Data,
@@ -32,5 +614,5 @@ pub fn interp(
 ) {
 }
 
-/// Passive penalty contact forces.
+/// Passive penalty contact forces (added with the contact stage).
 pub fn contact_passive(_m: &Model, _d: &mut Data, _s: &mut Scratch) {}

@@ -14,6 +14,7 @@ use crate::model::{disable, Integrator, Model};
 pub fn fwd_position(m: &Model, d: &mut Data, s: &mut Scratch) {
     kinematics::kinematics(m, d);
     kinematics::com_pos(m, d);
+    s.elastic.hessian_valid.fill(false);
     flex::flex(m, d, &mut s.jac, &mut s.nodebuf);
     inertia::make_m(m, d);
     inertia::factor_m(m, d);

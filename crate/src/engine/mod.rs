@@ -13,6 +13,7 @@ pub mod kinematics;
 pub mod metric;
 pub mod passive;
 pub mod rne;
+pub mod snh;
 pub mod solver;
 pub mod support;
 

@@ -25,7 +25,7 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
             super::elastic::interp(m, d, s, f, spring, damper);
         } else {
             super::elastic::bend(m, d, s, f, spring, damper);
-            super::elastic::stretch(m, d, s, f);
+            super::elastic::stretch(m, d, s, f, spring, damper);
         }
     }
     flex_edge_spring_damper(m, d, spring, damper);
