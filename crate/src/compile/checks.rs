@@ -4,29 +4,25 @@
 use crate::error::{Error, Result};
 use crate::model::{Integrator, Model, Solver};
 
-/// True if flex `f` has elastic stiffness that needs the effective metric (stretch or bending
-/// coefficients that are not all zero, interpolated elasticity outside strain mode).
+/// `mj_effFlexStiffPossible`: flex `f` has elastic stiffness that enters the effective metric
+/// (a non-zero first stretch coefficient outside strain-equality mode, or any non-zero bending
+/// coefficient).
 pub fn flex_stiffness_possible(m: &Model, f: usize) -> bool {
     if m.flex_rigid[f] != 0 || m.flex_dim[f] < 2 {
         return false;
     }
-    let nonzero = |adr: i32, len: usize, arr: &[f64]| {
-        adr >= 0
-            && arr[adr as usize..adr as usize + len]
-                .iter()
-                .any(|&x| x != 0.0)
-    };
-    let slen = flex_stiffness_len(m, f);
+    let sadr = m.flex_stiffnessadr[f];
+    if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
+        return true;
+    }
+    let badr = m.flex_bendingadr[f];
+    if badr < 0 {
+        return false;
+    }
     let blen = flex_bending_len(m, f);
-    let stretch =
-        m.flex_edgeequality[f] != 3 && nonzero(m.flex_stiffnessadr[f], slen, &m.flex_stiffness);
-    let bend = if m.flex_interp[f] != 0 {
-        // interpolated shell bending records: count then 10 numbers per edge
-        m.flex_bendingadr[f] >= 0 && m.flex_bending[m.flex_bendingadr[f] as usize] > 0.0
-    } else {
-        nonzero(m.flex_bendingadr[f], blen, &m.flex_bending)
-    };
-    stretch || bend
+    m.flex_bending[badr as usize..badr as usize + blen]
+        .iter()
+        .any(|&x| x != 0.0)
 }
 
 /// Doubles of `flex_stiffness` owned by flex `f`.
@@ -65,47 +61,33 @@ pub fn flex_metric_possible(m: &Model, f: usize) -> bool {
     flex_stiffness_possible(m, f) || flex_contact_possible(m, f)
 }
 
-/// A body is "simple" for the metric if it has three world-aligned slides x, y, z in order and
-/// its parent's weld body has no dofs.
+/// `mj_flexBodySimple`: the weld body of `b` has exactly three slide joints along its local
+/// x, y, z in that order, and its parent's weld body has no dofs.
 pub fn body_simple_slider(m: &Model, b: usize) -> bool {
-    if m.body_dofnum[b] != 3 || m.body_jntnum[b] != 3 {
+    let b = m.body_weldid[b] as usize;
+    let pw = m.body_weldid[m.body_parentid[b] as usize] as usize;
+    if m.body_dofnum[b] != 3 || m.body_jntnum[b] != 3 || m.body_dofnum[pw] != 0 {
         return false;
     }
     let j0 = m.body_jntadr[b] as usize;
-    for k in 0..3 {
-        let j = j0 + k;
-        if m.jnt_type[j] != 2 {
-            return false;
-        }
-        let mut axis = [0.0; 3];
-        axis[k] = 1.0;
-        // world-aligned: body frame rotation must be identity up to the parent's rotation
-        let a = &m.jnt_axis[3 * j..3 * j + 3];
-        if (0..3).any(|c| (a[c] - axis[c]).abs() > 1e-10) {
-            return false;
-        }
-    }
-    let p = m.body_parentid[b] as usize;
-    let pw = m.body_weldid[p] as usize;
-    let q = &m.body_quat[4 * b..4 * b + 4];
-    let identity = q[0] == 1.0 && q[1] == 0.0 && q[2] == 0.0 && q[3] == 0.0;
-    m.body_dofnum[pw] == 0 && identity && (p == 0 || m.body_quat[4 * p] == 1.0)
+    (0..3).all(|j| {
+        m.jnt_type[j0 + j] == 2
+            && (0..3).all(|k| {
+                let target = if j == k { 1.0 } else { 0.0 };
+                (m.jnt_axis[3 * (j0 + j) + k] - target).abs() <= crate::math::MINVAL
+            })
+    })
 }
 
-/// True if every vertex of flex `f` is on a simple slider body or on a body without dofs.
+/// `mj_flexSimple`: every vertex's weld body either has no dofs or is a simple slider.
 pub fn flex_simple(m: &Model, f: usize) -> bool {
-    let ids: Vec<i32> = if m.flex_interp[f] != 0 {
-        let a = m.flex_nodeadr[f] as usize;
-        m.flex_nodebodyid[a..a + m.flex_nodenum[f] as usize].to_vec()
-    } else {
-        let a = m.flex_vertadr[f] as usize;
-        m.flex_vertbodyid[a..a + m.flex_vertnum[f] as usize].to_vec()
-    };
-    ids.iter().all(|&b| {
-        let b = b as usize;
-        let w = m.body_weldid[b] as usize;
-        m.body_dofnum[w] == 0 || body_simple_slider(m, w)
-    })
+    let a = m.flex_vertadr[f] as usize;
+    m.flex_vertbodyid[a..a + m.flex_vertnum[f] as usize]
+        .iter()
+        .all(|&b| {
+            let w = m.body_weldid[b as usize] as usize;
+            m.body_dofnum[w] == 0 || body_simple_slider(m, w)
+        })
 }
 
 fn engine(msg: &str) -> Error {
@@ -137,14 +119,12 @@ pub fn check_engine(m: &Model) -> Result<()> {
                 .at_object(name));
             }
         }
+        // MuJoCo checks the bodies that exist only to carry vertices or nodes (no geoms);
+        // a user body a flex is pinned to may keep its joint damping
         let mut checked = std::collections::BTreeSet::new();
         for &b in &bodies {
             let b = b as usize;
-            if !checked.insert(b) || m.body_dofnum[b] == 0 {
-                continue;
-            }
-            // generated vertex/node bodies carry their own dofs
-            if bodies.iter().filter(|&&x| x as usize == b).count() > 1 && m.flex_interp[f] == 0 {
+            if !checked.insert(b) || m.body_dofnum[b] == 0 || m.body_geomnum[b] != 0 {
                 continue;
             }
             let d0 = m.body_dofadr[b] as usize;

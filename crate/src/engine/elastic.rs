@@ -233,7 +233,8 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
         return;
     }
     let k = &m.flex_stiffness[sadr as usize..];
-    if k[0] == 0.0 {
+    // strain-equality flexes keep their constraint modes in this block, not a material
+    if k[0] == 0.0 || m.flex_edgeequality[f] == 3 {
         return;
     }
     let h = m.opt.timestep;
@@ -601,6 +602,85 @@ pub fn stiffness_block(
     block[0] += geo;
     block[4] += geo;
     block[8] += geo;
+}
+
+/// Elastic energy of standard flex `f` (J): StVK or SNH stretch plus bending, the potential
+/// whose negative gradient [`stretch`] and [`bend`] apply. MuJoCo's `energy` leaves it out.
+pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
+    if m.flex_rigid[f] != 0 || m.flex_dim[f] < 2 || m.flex_interp[f] != 0 {
+        return 0.0;
+    }
+    let dim = m.flex_dim[f] as usize;
+    let va = m.flex_vertadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+    let mut energy = 0.0;
+    let sadr = m.flex_stiffnessadr[f];
+    if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
+        let k = &m.flex_stiffness[sadr as usize..];
+        let ne = if dim == 2 { 3 } else { 6 };
+        let stride = if dim == 3 { 24 } else { 21 };
+        let snh = dim == 3 && k[21] != 0.0;
+        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+        let (length, rest) = (&d.flexedge_length[ea..], &m.flexedge_length0[ea..]);
+        let mut ev = [[0.0; 3]; 6];
+        let mut metric = [0.0; 36];
+        let mut t = [0.0; 6];
+        let mut el = [0.0; 6];
+        let mut grad = [[0.0; 3]; 4];
+        for e in 0..m.flex_elemnum[f] as usize {
+            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
+            let ee = &eelem[ne * e..ne * (e + 1)];
+            elongation(&mut el, ee, length, rest, ne);
+            unpack_metric(&mut metric, &k[stride * e..stride * e + 21], ne);
+            tension(&mut t, &metric, &el, ne);
+            energy += 0.25 * (0..ne).map(|a| el[a] * t[a]).sum::<f64>();
+            if snh {
+                let kk = &k[stride * e..stride * e + 24];
+                edge_vectors(&mut ev, x, vert, dim);
+                let (a, b, c) = (el[0], el[2], el[4]);
+                let dd = 0.5 * (el[0] + el[2] - el[1]);
+                let ex = 0.5 * (el[0] + el[4] - el[5]);
+                let fx = 0.5 * (el[2] + el[4] - el[3]);
+                let det = a * (b * c - fx * fx) - dd * (dd * c - fx * ex) + ex * (dd * fx - b * ex);
+                let j = snh_volume(&mut grad, &ev, kk[23]);
+                energy += kk[21] * det + kk[22] * (j - 1.0) * (j - 1.0);
+            }
+        }
+    }
+    let badr = m.flex_bendingadr[f];
+    if dim == 2 && badr >= 0 {
+        let b = &m.flex_bending[badr as usize..];
+        for e in 0..m.flex_edgenum[f] as usize {
+            let v = [
+                m.flex_edge[2 * (ea + e)],
+                m.flex_edge[2 * (ea + e) + 1],
+                m.flex_edgeflap[2 * (ea + e)],
+                m.flex_edgeflap[2 * (ea + e) + 1],
+            ];
+            if v[3] == -1 {
+                continue;
+            }
+            let p = |i: usize| -> [f64; 3] {
+                let o = 3 * v[i] as usize;
+                [x[o], x[o + 1], x[o + 2]]
+            };
+            let bb = &b[17 * e..17 * e + 17];
+            for i in 0..4 {
+                for j in 0..4 {
+                    energy += 0.5 * bb[4 * i + j] * crate::math::dot3(&p(i), &p(j));
+                }
+            }
+            let x0 = p(0);
+            let e0 = crate::math::sub3(&p(1), &x0);
+            let e1 = crate::math::sub3(&p(2), &x0);
+            let e2 = crate::math::sub3(&p(3), &x0);
+            energy += bb[16] * crate::math::dot3(&e0, &crate::math::cross(&e1, &e2));
+        }
+    }
+    energy
 }
 
 /// Interpolated flex elasticity (corotational cells); not yet implemented.

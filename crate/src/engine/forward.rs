@@ -3,8 +3,8 @@
 //! as MuJoCo's bad-qpos/qvel/qacc warnings and reset, never carried on.
 
 use super::{
-    collision, constraint, flex, inertia, integrator, kinematics, metric, passive, rne, solver,
-    Scratch,
+    collision, constraint, flex, implicit, inertia, integrator, kinematics, metric, passive, rne,
+    solver, Scratch,
 };
 use crate::data::{Data, Warning};
 use crate::math::is_bad;
@@ -141,7 +141,7 @@ pub fn step(m: &Model, d: &mut Data) {
     match m.opt.integrator {
         Integrator::Euler => integrator::euler(m, d, &mut s),
         Integrator::Rk4 => integrator::rk4(m, d, &mut s),
-        Integrator::Implicit | Integrator::ImplicitFast => metric::implicit(m, d, &mut s),
+        Integrator::Implicit | Integrator::ImplicitFast => implicit::implicit(m, d, &mut s),
         Integrator::Discrete => metric::discrete(m, d, &mut s),
     }
     d.scratch = s;

@@ -1,42 +1,568 @@
-//! The effective metric of 3.15.0's discrete integrator, M + hD + h²K, and the implicit
-//! integrators.
+//! The effective metric of MuJoCo 3.15.0's discrete integrator, `M̃ = M + h·D + h²·K`
+//! (`engine_metric.c`): built at the position stage, shifted at the velocity stage, and used to
+//! solve `M̃·a = f − h·K·v` for the smooth acceleration with a preconditioned CG.
+//!
+//! Flex stiffness is applied matrix-free (gather → local Hessian → scatter), as MuJoCo does for
+//! general attachments. The preconditioner is MuJoCo's: the factored 3×3 diagonal blocks of
+//! `M + K` for the slide triples of simple flexes, and the backbone `M + diag(efm_diag)` on every
+//! other dof. The PCG stops at MuJoCo's relative residual, so both engines agree to
+//! `opt.tolerance` whatever the preconditioner's details.
 
+use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul};
+use super::inertia::{factor_i, mul_m, solve_ld};
 use super::Scratch;
-use crate::data::Data;
-use crate::model::Model;
+use crate::compile::checks::{
+    flex_contact_possible, flex_metric_possible, flex_simple, flex_stiffness_possible,
+};
+use crate::data::{Data, Warning};
+use crate::math::MINVAL;
+use crate::model::{disable, Integrator, Model};
 
-/// Per-step metric state.
+/// Per-step metric state (MuJoCo's `efm_*` arena objects), sized once per model.
 #[derive(Debug, Clone, Default)]
 pub struct MetricState {
+    /// The metric is in use this step (`efm_active`): integrator is discrete.
     pub active: bool,
+    /// Some dof has joint damping or stiffness, so `efm_diag` and the `qH` backbone exist.
+    pub has_diag: bool,
+    /// Some flex has metric terms, so the smooth solve iterates.
+    pub any_flex: bool,
+    /// `h·D + h²·K` per dof, clamped PSD (`efm_diag`, 1/s·kg-like units of M).
+    pub efm_diag: Vec<f64>,
+    /// `h·k` of the joint springs per dof (`efm_ck`).
+    pub efm_ck: Vec<f64>,
+    /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
+    pub efm_c: Vec<f64>,
+    /// Flexes whose standard stiffness enters the metric.
+    pub flex_on: Vec<bool>,
+    /// `h² + h·flex_damping` per flex (0 parts when springs or dampers are disabled).
+    pub flex_scale: Vec<f64>,
+    /// Cholesky factors of the covered 3×3 blocks (`efm_L`), 9 per block.
+    pub blocks: Vec<f64>,
+    /// First dof of each covered triple (`efm_dofid`).
+    pub block_dof: Vec<usize>,
+    /// Number of covered triples (`nefmdof`).
+    pub nblock: usize,
+    /// PCG iterations of the last smooth solve, and its relative residual.
+    pub iterations: usize,
+    pub residual: f64,
+    r: Vec<f64>,
+    z: Vec<f64>,
+    p: Vec<f64>,
+    ap: Vec<f64>,
+    rhs: Vec<f64>,
+    gw: Vec<f64>,
+    gr: Vec<f64>,
+    slot: Vec<i32>,
 }
 
 impl MetricState {
-    pub fn new(_m: &Model) -> Self {
-        MetricState { active: false }
+    pub fn new(m: &Model) -> Self {
+        let nv = m.nv;
+        let maxv = (0..m.nflex)
+            .map(|f| m.flex_vertnum[f] as usize)
+            .max()
+            .unwrap_or(0);
+        let nslot = nv / 3 + 1;
+        MetricState {
+            active: false,
+            has_diag: false,
+            any_flex: false,
+            efm_diag: vec![0.0; nv],
+            efm_ck: vec![0.0; nv],
+            efm_c: vec![0.0; nv],
+            flex_on: vec![false; m.nflex],
+            flex_scale: vec![0.0; m.nflex],
+            blocks: vec![0.0; 9 * nslot],
+            block_dof: vec![0; nslot],
+            nblock: 0,
+            iterations: 0,
+            residual: 0.0,
+            r: vec![0.0; nv],
+            z: vec![0.0; nv],
+            p: vec![0.0; nv],
+            ap: vec![0.0; nv],
+            rhs: vec![0.0; nv],
+            gw: vec![0.0; 3 * maxv],
+            gr: vec![0.0; 3 * maxv],
+            slot: vec![-1; m.nbody],
+        }
     }
 }
 
-/// Builds the metric (position stage).
-pub fn build(_m: &Model, _d: &mut Data, s: &mut Scratch) {
-    s.metric.active = false;
+/// Joint-spring stiffness per dof, `h·max(0, k)` (`effDiagStiff`); returns whether any is set.
+fn diag_stiff(m: &Model, d: &Data, ck: &mut [f64]) -> bool {
+    ck.fill(0.0);
+    if m.opt.disabled(disable::SPRING) {
+        return false;
+    }
+    let h = m.opt.timestep;
+    let mut any = false;
+    for j in 0..m.njnt {
+        let k = m.jnt_stiffness[j];
+        if k == 0.0 {
+            continue;
+        }
+        let k = k.max(0.0);
+        let dadr = m.jnt_dofadr[j] as usize;
+        let n = match m.jnt_type[j] {
+            0 => 6,
+            1 => 3,
+            _ => 1,
+        };
+        ck[dadr..dadr + n].fill(h * k);
+        any = any || k > 0.0;
+    }
+    let _ = d;
+    any
 }
 
-/// Velocity-stage shift.
-pub fn shift(_m: &Model, _d: &mut Data, _s: &mut Scratch) {}
+/// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
+/// block preconditioner.
+pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
+    let ms = &mut s.metric;
+    ms.active = m.opt.integrator == Integrator::Discrete;
+    ms.nblock = 0;
+    if !ms.active {
+        return;
+    }
+    let h = m.opt.timestep;
+    let any_stiff = diag_stiff(m, d, &mut ms.efm_ck);
+    let damper = !m.opt.disabled(disable::DAMPER);
+    ms.has_diag = any_stiff || (damper && m.dof_damping.iter().any(|&b| b > 0.0));
+    let s1 = if m.opt.disabled(disable::SPRING) {
+        0.0
+    } else {
+        h * h
+    };
+    let s2 = if damper { h } else { 0.0 };
+    ms.any_flex = false;
+    for f in 0..m.nflex {
+        ms.any_flex = ms.any_flex || flex_metric_possible(m, f);
+        ms.flex_on[f] = m.flex_interp[f] == 0 && flex_stiffness_possible(m, f);
+        ms.flex_scale[f] = s1 + s2 * m.flex_damping[f];
+    }
 
-/// Smooth acceleration in the metric.
-pub fn solve_smooth(_m: &Model, _d: &mut Data, _s: &mut Scratch) {}
-
-/// Implicit / implicitfast integration.
-pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
-    super::integrator::euler(m, d, s)
+    // MuJoCo assembles (and blocks) the simple flexes when any of them has stretch stiffness or
+    // passive contact, and under Newton whenever one has any stiffness
+    let stretch = |f: usize| {
+        let a = m.flex_stiffnessadr[f];
+        a >= 0 && m.flex_stiffness[a as usize] != 0.0 && m.flex_edgeequality[f] != 3
+    };
+    let assemble = (0..m.nflex)
+        .any(|f| (ms.flex_on[f] && flex_simple(m, f) && stretch(f)) || flex_contact_possible(m, f))
+        || (m.opt.solver == crate::model::Solver::Newton
+            && (0..m.nflex).any(|f| ms.flex_on[f] && flex_simple(m, f)));
+    if !assemble {
+        return;
+    }
+    let _ = build_blocks(m, d, s);
 }
 
-/// Discrete integration.
+/// Raw 3×3 diagonal blocks of `M + Σ scale·K` for the slide triples of simple stiff flexes.
+fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
+    let ms = &mut s.metric;
+    ms.slot.fill(-1);
+    let mut nb = 0;
+    for f in 0..m.nflex {
+        if !ms.flex_on[f] || !flex_simple(m, f) {
+            continue;
+        }
+        let va = m.flex_vertadr[f] as usize;
+        for v in 0..m.flex_vertnum[f] as usize {
+            let b = m.body_weldid[m.flex_vertbodyid[va + v] as usize] as usize;
+            if m.body_dofnum[b] != 3 || ms.slot[b] >= 0 {
+                continue;
+            }
+            ms.slot[b] = nb as i32;
+            ms.block_dof[nb] = m.body_dofadr[b] as usize;
+            nb += 1;
+        }
+    }
+    ms.nblock = nb;
+    ms.blocks[..9 * nb].fill(0.0);
+    for k in 0..nb {
+        let i = ms.block_dof[k];
+        let blk = &mut ms.blocks[9 * k..9 * k + 9];
+        for r in 0..3 {
+            let row = i + r;
+            let adr = m.M_rowadr[row] as usize;
+            for a in adr..adr + m.M_rownnz[row] as usize {
+                let c = m.M_colind[a] as usize;
+                if c >= i && c < i + 3 {
+                    blk[3 * r + (c - i)] += d.a.M[a];
+                    if c != row {
+                        blk[3 * (c - i) + r] += d.a.M[a];
+                    }
+                }
+            }
+        }
+    }
+    for f in 0..m.nflex {
+        if !ms.flex_on[f] || !flex_simple(m, f) {
+            continue;
+        }
+        let scale = ms.flex_scale[f];
+        let va = m.flex_vertadr[f] as usize;
+        let nvf = m.flex_vertnum[f] as usize;
+        // world-frame vertex blocks: stretch Hessian diagonal plus bending stencil diagonal
+        flex_hessian(m, d, &mut s.elastic, f);
+        bend_diag(m, f, &mut ms.gr[..nvf]);
+        for v in 0..nvf {
+            let b = m.body_weldid[m.flex_vertbodyid[va + v] as usize] as usize;
+            let k = ms.slot[b];
+            if k < 0 {
+                continue;
+            }
+            let k = k as usize;
+            let hv = &s.elastic.vert_hessian[6 * (va + v)..6 * (va + v) + 6];
+            let mut w = [
+                hv[0], hv[1], hv[2], hv[1], hv[3], hv[4], hv[2], hv[4], hv[5],
+            ];
+            let bend = ms.gr[v];
+            w[0] += bend;
+            w[4] += bend;
+            w[8] += bend;
+            // rotate into the dof axes: A·W·Aᵀ with A's rows the world slide axes
+            let da = ms.block_dof[k];
+            let mut axes = [[0.0; 3]; 3];
+            for (r, ax) in axes.iter_mut().enumerate() {
+                ax.copy_from_slice(&d.a.cdof[6 * (da + r) + 3..6 * (da + r) + 6]);
+            }
+            let blk = &mut ms.blocks[9 * k..9 * k + 9];
+            for r in 0..3 {
+                for c in 0..3 {
+                    let mut acc = 0.0;
+                    for p in 0..3 {
+                        for q in 0..3 {
+                            acc += axes[r][p] * w[3 * p + q] * axes[c][q];
+                        }
+                    }
+                    blk[3 * r + c] += scale * acc;
+                }
+            }
+        }
+    }
+    for k in 0..nb {
+        chol3_factor(&mut ms.blocks[9 * k..9 * k + 9]);
+    }
+    nb
+}
+
+/// Diagonal bending coefficients of the vertices of flex `f` (summed over their flaps).
+fn bend_diag(m: &Model, f: usize, out: &mut [f64]) {
+    out.fill(0.0);
+    let badr = m.flex_bendingadr[f];
+    if badr < 0 || m.flex_dim[f] != 2 {
+        return;
+    }
+    let b = &m.flex_bending[badr as usize..];
+    let ea = m.flex_edgeadr[f] as usize;
+    for e in 0..m.flex_edgenum[f] as usize {
+        let st = [
+            m.flex_edge[2 * (ea + e)],
+            m.flex_edge[2 * (ea + e) + 1],
+            m.flex_edgeflap[2 * (ea + e)],
+            m.flex_edgeflap[2 * (ea + e) + 1],
+        ];
+        if st[3] < 0 {
+            continue;
+        }
+        for (i, &x) in st.iter().enumerate() {
+            out[x as usize] += b[17 * e + 4 * i + i];
+        }
+    }
+}
+
+/// In-place Cholesky of a symmetric 3×3 (lower triangle used), MuJoCo's `mju_cholFactor`
+/// with its `mjMINVAL` floor on the pivots.
+fn chol3_factor(a: &mut [f64]) {
+    for j in 0..3 {
+        let mut t = a[3 * j + j];
+        for k in 0..j {
+            t -= a[3 * j + k] * a[3 * j + k];
+        }
+        let t = t.max(MINVAL).sqrt();
+        a[3 * j + j] = t;
+        for i in j + 1..3 {
+            let mut u = a[3 * i + j];
+            for k in 0..j {
+                u -= a[3 * i + k] * a[3 * j + k];
+            }
+            a[3 * i + j] = u / t;
+        }
+    }
+}
+
+/// `x = (L·Lᵀ)⁻¹·b` for one factored 3×3 block.
+#[inline]
+fn chol3_solve(x: &mut [f64], l: &[f64], b: &[f64]) {
+    let r0 = b[0] / l[0];
+    let r1 = (b[1] - l[3] * r0) / l[4];
+    let r2 = (b[2] - (l[6] * r0 + l[7] * r1)) / l[8];
+    let r2 = r2 / l[8];
+    let r1 = (r1 - l[7] * r2) / l[4];
+    let r0 = (r0 - l[3] * r1 - l[6] * r2) / l[0];
+    x[0] = r0;
+    x[1] = r1;
+    x[2] = r2;
+}
+
+/// `res += scale·K_bend·vec` for standard flex `f` (dof vectors), through the vertex map.
+fn bend_mul(
+    m: &Model,
+    d: &Data,
+    ms: &mut MetricState,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+) {
+    if m.flex_dim[f] != 2 || m.flex_bendingadr[f] < 0 || scale == 0.0 {
+        return;
+    }
+    let nvf = m.flex_vertnum[f] as usize;
+    let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
+    flex_gather(m, d, f, gw, vec);
+    gr.fill(0.0);
+    let b = &m.flex_bending[m.flex_bendingadr[f] as usize..];
+    let ea = m.flex_edgeadr[f] as usize;
+    for e in 0..m.flex_edgenum[f] as usize {
+        let st = [
+            m.flex_edge[2 * (ea + e)],
+            m.flex_edge[2 * (ea + e) + 1],
+            m.flex_edgeflap[2 * (ea + e)],
+            m.flex_edgeflap[2 * (ea + e) + 1],
+        ];
+        if st[3] < 0 {
+            continue;
+        }
+        let bb = &b[17 * e..17 * e + 16];
+        for i in 0..4 {
+            let vi = 3 * st[i] as usize;
+            for j in 0..4 {
+                let vj = 3 * st[j] as usize;
+                let c = bb[4 * i + j];
+                gr[vi] += c * gw[vj];
+                gr[vi + 1] += c * gw[vj + 1];
+                gr[vi + 2] += c * gw[vj + 2];
+            }
+        }
+    }
+    flex_scatter(m, d, f, res, gr, scale);
+}
+
+/// `res += scale·K_stretch·vec` for standard flex `f`, with the cached PSD Hessian.
+fn stretch_mul(
+    m: &Model,
+    d: &Data,
+    ms: &mut MetricState,
+    es: &mut super::elastic::ElasticScratch,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+) {
+    let sadr = m.flex_stiffnessadr[f];
+    if sadr < 0 || m.flex_stiffness[sadr as usize] == 0.0 || m.flex_edgeequality[f] == 3 {
+        return;
+    }
+    if scale == 0.0 {
+        return;
+    }
+    flex_hessian(m, d, es, f);
+    let nvf = m.flex_vertnum[f] as usize;
+    let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
+    flex_gather(m, d, f, gw, vec);
+    gr.fill(0.0);
+    hessian_mul(m, es, f, gr, gw, 1.0);
+    flex_scatter(m, d, f, res, gr, scale);
+}
+
+/// Velocity stage (`mj_effShift`): `efm_c = −h·K·v` and the damping part of `efm_diag`.
+pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
+    if !s.metric.active {
+        return;
+    }
+    let h = m.opt.timestep;
+    let mut c = std::mem::take(&mut s.metric.efm_c);
+    c.fill(0.0);
+    if !m.opt.disabled(disable::SPRING) {
+        for f in 0..m.nflex {
+            if !s.metric.flex_on[f] {
+                continue;
+            }
+            bend_mul(m, d, &mut s.metric, f, &mut c, &d.a.qvel, -h);
+            stretch_mul(
+                m,
+                d,
+                &mut s.metric,
+                &mut s.elastic,
+                f,
+                &mut c,
+                &d.a.qvel,
+                -h,
+            );
+        }
+    }
+    let ms = &mut s.metric;
+    if ms.has_diag {
+        let damper = !m.opt.disabled(disable::DAMPER);
+        for i in 0..m.nv {
+            let damp = if damper {
+                m.dof_damping[i].max(0.0)
+            } else {
+                0.0
+            };
+            ms.efm_diag[i] = h * damp + h * ms.efm_ck[i];
+            c[i] -= ms.efm_ck[i] * d.a.qvel[i];
+        }
+        // the backbone qH = M + diag(efm_diag), factored in M's sparsity
+        d.a.qH.copy_from_slice(&d.a.M);
+        for i in 0..m.nv {
+            let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
+            d.a.qH[adr] += ms.efm_diag[i];
+        }
+        let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
+        factor_i(m, qh, qhd);
+    }
+    ms.efm_c = c;
+}
+
+/// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).
+pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64]) {
+    let ms = &mut s.metric;
+    if ms.has_diag {
+        for i in 0..m.nv {
+            res[i] += ms.efm_diag[i] * vec[i];
+        }
+    }
+    for f in 0..m.nflex {
+        if !ms.flex_on[f] {
+            continue;
+        }
+        let scale = ms.flex_scale[f];
+        bend_mul(m, d, ms, f, res, vec, scale);
+        stretch_mul(m, d, ms, &mut s.elastic, f, res, vec, scale);
+    }
+}
+
+/// The preconditioner (`effBlockApply`): block solves on covered triples, the backbone on the
+/// rest (covered entries zeroed first, which keeps the operator symmetric).
+pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b: &[f64]) {
+    let nv = m.nv;
+    if 3 * ms.nblock == nv {
+        for k in 0..ms.nblock {
+            let i = ms.block_dof[k];
+            chol3_solve(&mut x[i..i + 3], &ms.blocks[9 * k..9 * k + 9], &b[i..i + 3]);
+        }
+        return;
+    }
+    x.copy_from_slice(b);
+    for k in 0..ms.nblock {
+        let i = ms.block_dof[k];
+        x[i..i + 3].fill(0.0);
+    }
+    if ms.has_diag {
+        solve_ld(m, &d.a.qH, &d.a.qHDiagInv, x);
+    } else {
+        solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
+    }
+    for k in 0..ms.nblock {
+        let i = ms.block_dof[k];
+        chol3_solve(&mut x[i..i + 3], &ms.blocks[9 * k..9 * k + 9], &b[i..i + 3]);
+    }
+}
+
+/// Solves `M̃·x = b` to `opt.tolerance` (`mj_effSolve`); `x` and `b` are dof vectors.
+pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64]) {
+    let nv = m.nv;
+    s.metric.iterations = 0;
+    s.metric.residual = 0.0;
+    if !s.metric.any_flex {
+        precondition(m, d, &mut s.metric, x, b);
+        return;
+    }
+    let mut r = std::mem::take(&mut s.metric.r);
+    let mut z = std::mem::take(&mut s.metric.z);
+    let mut p = std::mem::take(&mut s.metric.p);
+    let mut ap = std::mem::take(&mut s.metric.ap);
+    r.copy_from_slice(b);
+    x.fill(0.0);
+    let bn = dot(&r, &r);
+    if bn > MINVAL {
+        let tol = m.opt.tolerance * m.opt.tolerance * bn;
+        let mut capped = true;
+        precondition(m, d, &mut s.metric, &mut z, &r);
+        p.copy_from_slice(&z);
+        let mut rz = dot(&r, &z);
+        let mut it = 0;
+        while it < m.opt.iterations as usize {
+            it += 1;
+            mul_m(m, &d.a.M, &p, &mut ap);
+            mul_add(m, d, s, &mut ap, &p);
+            let pap = dot(&p, &ap);
+            if pap <= 0.0 {
+                capped = false;
+                break;
+            }
+            let alpha = rz / pap;
+            for i in 0..nv {
+                x[i] += alpha * p[i];
+                r[i] -= alpha * ap[i];
+            }
+            if dot(&r, &r) < tol {
+                capped = false;
+                break;
+            }
+            precondition(m, d, &mut s.metric, &mut z, &r);
+            let rznew = dot(&r, &z);
+            let beta = rznew / rz;
+            for i in 0..nv {
+                p[i] = z[i] + beta * p[i];
+            }
+            rz = rznew;
+        }
+        let rr = dot(&r, &r);
+        s.metric.iterations = it;
+        s.metric.residual = (rr / bn).sqrt();
+        if capped && rr >= tol {
+            let worst = (0..nv)
+                .max_by(|&a, &b| r[a].abs().total_cmp(&r[b].abs()))
+                .unwrap_or(0);
+            d.warn(Warning::Inertia, worst as i32);
+        }
+    }
+    s.metric.r = r;
+    s.metric.z = z;
+    s.metric.p = p;
+    s.metric.ap = ap;
+}
+
+/// Smooth acceleration under the metric: `qacc_smooth = M̃⁻¹·(qfrc_smooth + efm_c)`.
+pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
+    let mut rhs = std::mem::take(&mut s.metric.rhs);
+    for i in 0..m.nv {
+        rhs[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
+    }
+    let mut x = std::mem::take(&mut d.a.qacc_smooth);
+    solve(m, d, s, &mut x, &rhs);
+    d.a.qacc_smooth = x;
+    s.metric.rhs = rhs;
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..a.len() {
+        s += a[i] * b[i];
+    }
+    s
+}
+
+/// Discrete integration (`mj_discrete`): `qacc` is the step map `(v⁺ − v)/h`.
 pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
-    let qacc = std::mem::take(&mut d.a.qacc);
-    d.a.qacc = qacc.clone();
+    let mut qacc = std::mem::take(&mut s.qacc_tmp);
+    qacc.copy_from_slice(&d.a.qacc);
     super::integrator::advance(m, d, &qacc, None);
-    let _ = s;
+    s.qacc_tmp = qacc;
 }

@@ -6,6 +6,7 @@ pub mod elastic;
 pub mod energy;
 pub mod flex;
 pub mod forward;
+pub mod implicit;
 pub mod inertia;
 pub mod integrator;
 pub mod jacobian;
@@ -35,6 +36,7 @@ pub struct Scratch {
     pub solver: solver::SolverScratch,
     pub collision: collision::CollisionScratch,
     pub elastic: elastic::ElasticScratch,
+    pub implicit: implicit::ImplicitScratch,
 }
 
 impl Scratch {
@@ -55,6 +57,13 @@ impl Scratch {
             solver: solver::SolverScratch::new(m, maxefc),
             collision: collision::CollisionScratch::new(m, maxcon),
             elastic: elastic::ElasticScratch::new(m),
+            implicit: {
+                let mut w = implicit::ImplicitScratch::default();
+                if m.opt.integrator == crate::model::Integrator::Implicit {
+                    w.ensure(m);
+                }
+                w
+            },
         }
     }
 }

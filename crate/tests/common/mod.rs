@@ -94,6 +94,8 @@ pub struct Agreement {
     pub worst_force: f64,
     pub first_bad: Option<String>,
     pub sizes_ok: bool,
+    /// qfrc_passive error of the first frame, relative to its largest entry.
+    pub first_force: f64,
 }
 
 impl Agreement {
@@ -148,6 +150,7 @@ pub fn compare(
         worst_force: 0.0,
         first_bad: None,
         sizes_ok,
+        first_force: f64::INFINITY,
     };
     for f in rf {
         let step = f["step"].as_u64().unwrap();
@@ -162,6 +165,9 @@ pub fn compare(
         let rp = arr(f, "qfrc_passive");
         let scale = rp.iter().fold(1e-12f64, |m, x| m.max(x.abs()));
         let ef = worst(&rp, &arr(c, "qfrc_passive")) / scale;
+        if step == rf[0]["step"].as_u64().unwrap() {
+            ag.first_force = ef;
+        }
         ag.worst_pos = ag.worst_pos.max(ep);
         ag.worst_vel = ag.worst_vel.max(ev);
         ag.worst_force = ag.worst_force.max(ef);
