@@ -1,12 +1,39 @@
-//! Constraint rows: equalities, limits and contacts, with impedance and reference acceleration.
+//! Constraint rows (MuJoCo's `engine_core_constraint.c`): equalities (connect, weld, joint,
+//! flex edges), dof friction loss, joint limits and contacts (frictionless, pyramidal, elliptic),
+//! with their sparse Jacobian, impedance (`efc_KBIP`, `efc_R`, `efc_D`) and reference
+//! acceleration `efc_aref`. Under the discrete integrator the spring-damper of each row is
+//! evaluated at the end of the step, as MuJoCo 3.15.0 does.
 
 use super::Scratch;
-use crate::data::Data;
-use crate::model::Model;
+use crate::data::{Data, Warning};
+use crate::math::*;
+use crate::model::{disable, Cone, Integrator, Model};
+
+/// Row types (`mjtConstraint`).
+pub mod kind {
+    pub const EQUALITY: i32 = 0;
+    pub const FRICTION_DOF: i32 = 1;
+    pub const LIMIT_JOINT: i32 = 3;
+    pub const CONTACT_FRICTIONLESS: i32 = 5;
+    pub const CONTACT_PYRAMIDAL: i32 = 6;
+    pub const CONTACT_ELLIPTIC: i32 = 7;
+}
+
+/// Row states (`mjtConstraintState`).
+pub mod state {
+    pub const SATISFIED: i32 = 0;
+    pub const QUADRATIC: i32 = 1;
+    pub const LINEARNEG: i32 = 2;
+    pub const LINEARPOS: i32 = 3;
+    pub const CONE: i32 = 4;
+}
+
+const MINIMP: f64 = 1e-4;
+const MAXIMP: f64 = 0.9999;
 
 /// Capacity of the constraint-row buffers.
 pub fn max_rows(m: &Model, maxcon: usize) -> usize {
-    m.nflexedge + 2 * m.njnt + 6 * m.neq + 6 * maxcon + 16
+    m.nflexedge + 2 * m.njnt + m.nv + 6 * m.neq + 6 * maxcon + 16
 }
 
 /// Capacity of the sparse constraint Jacobian.
@@ -14,13 +41,1050 @@ pub fn max_nnz(m: &Model, maxefc: usize) -> usize {
     (maxefc * 48).max(m.nv * 4).min(maxefc * m.nv.max(1))
 }
 
-/// Builds the constraint rows for the current state.
-pub fn make_constraint(_m: &Model, d: &mut Data, _s: &mut Scratch) {
+/// Dense accumulators for one multi-row Jacobian (3 translational + 3 rotational rows), with a
+/// list of touched dofs so clearing is proportional to the row size.
+#[derive(Debug, Clone, Default)]
+pub struct RowScratch {
+    jp: Vec<f64>,
+    jr: Vec<f64>,
+    mark: Vec<bool>,
+    touched: Vec<usize>,
+    rows: Vec<f64>,
+    wbody: Vec<(usize, f64)>,
+    wvert: Vec<(usize, f64)>,
+}
+
+impl RowScratch {
+    pub fn new(nv: usize) -> Self {
+        RowScratch {
+            jp: vec![0.0; 3 * nv],
+            jr: vec![0.0; 3 * nv],
+            mark: vec![false; nv],
+            touched: Vec::with_capacity(nv),
+            rows: vec![0.0; 6 * nv.max(1)],
+            wbody: Vec::with_capacity(64),
+            wvert: Vec::with_capacity(8),
+        }
+    }
+
+    fn clear(&mut self, nv: usize) {
+        for &i in &self.touched {
+            self.mark[i] = false;
+            for k in 0..3 {
+                self.jp[k * nv + i] = 0.0;
+                self.jr[k * nv + i] = 0.0;
+            }
+        }
+        self.touched.clear();
+    }
+
+    /// Adds `w · J(body, point)` (translation, and rotation if `rot`).
+    fn add_body(&mut self, m: &Model, d: &Data, body: usize, point: &Vec3, w: f64, rot: bool) {
+        let nv = m.nv;
+        let b = m.body_weldid[body] as usize;
+        if m.body_dofnum[b] == 0 {
+            return;
+        }
+        let root = m.body_rootid[body] as usize;
+        let off = [
+            point[0] - d.a.subtree_com[3 * root],
+            point[1] - d.a.subtree_com[3 * root + 1],
+            point[2] - d.a.subtree_com[3 * root + 2],
+        ];
+        let mut da = m.body_dofadr[b] + m.body_dofnum[b] - 1;
+        while da >= 0 {
+            let i = da as usize;
+            let c = &d.a.cdof[6 * i..6 * i + 6];
+            let t = cross(&[c[0], c[1], c[2]], &off);
+            if !self.mark[i] {
+                self.mark[i] = true;
+                self.touched.push(i);
+            }
+            for k in 0..3 {
+                self.jp[k * nv + i] += w * (c[3 + k] + t[k]);
+                if rot {
+                    self.jr[k * nv + i] += w * c[k];
+                }
+            }
+            da = m.dof_parentid[i];
+        }
+    }
+}
+
+/// Appends `size` rows sharing the sparsity `chain` (values row-major in `vals`).
+fn add_rows(
+    d: &mut Data,
+    vals: &[f64],
+    chain: &[usize],
+    pos: &[f64],
+    margin: &[f64],
+    frictionloss: f64,
+    size: usize,
+    typ: i32,
+    id: usize,
+) -> bool {
+    let nnz = chain.len();
+    if d.nefc + size > d.maxefc {
+        d.warn(Warning::ConstraintFull, d.nefc as i32);
+        return false;
+    }
+    let adr0 = if d.nefc > 0 {
+        (d.a.efc_J_rowadr[d.nefc - 1] + d.a.efc_J_rownnz[d.nefc - 1]) as usize
+    } else {
+        0
+    };
+    if adr0 + size * nnz > d.a.efc_J.len() {
+        d.warn(Warning::ConstraintFull, d.nefc as i32);
+        return false;
+    }
+    for r in 0..size {
+        let row = d.nefc + r;
+        let adr = adr0 + r * nnz;
+        d.a.efc_J_rowadr[row] = adr as i32;
+        d.a.efc_J_rownnz[row] = nnz as i32;
+        for (k, &c) in chain.iter().enumerate() {
+            d.a.efc_J_colind[adr + k] = c as i32;
+            d.a.efc_J[adr + k] = vals[r * nnz + k];
+        }
+        d.a.efc_pos[row] = pos[r];
+        d.a.efc_margin[row] = margin[r];
+        d.a.efc_frictionloss[row] = frictionloss;
+        d.a.efc_type[row] = typ;
+        d.a.efc_id[row] = id as i32;
+    }
+    d.nefc += size;
+    match typ {
+        kind::EQUALITY => d.ne += size,
+        kind::FRICTION_DOF => d.nf += size,
+        kind::LIMIT_JOINT => d.nl += size,
+        _ => {}
+    }
+    true
+}
+
+/// Inverse-distance weights of the element's vertices at `point`, skipping vertex `skip`
+/// (`mj_elemBodyWeight`); returns (global vertex ids, weights) in `out`.
+fn elem_weights(
+    m: &Model,
+    d: &Data,
+    f: usize,
+    e: usize,
+    skip: i32,
+    point: &Vec3,
+    out: &mut Vec<(usize, f64)>,
+) {
+    let dim = m.flex_dim[f] as usize;
+    let va = m.flex_vertadr[f] as usize;
+    let ed = &m.flex_elem[m.flex_elemdataadr[f] as usize + e * (dim + 1)..][..dim + 1];
+    let start = out.len();
+    for &v in ed {
+        if v == skip {
+            continue;
+        }
+        let g = va + v as usize;
+        let x = &d.a.flexvert_xpos[3 * g..3 * g + 3];
+        let dist =
+            ((point[0] - x[0]).powi(2) + (point[1] - x[1]).powi(2) + (point[2] - x[2]).powi(2))
+                .sqrt();
+        out.push((g, 1.0 / dist.max(MINVAL)));
+    }
+    let sum: f64 = out[start..].iter().map(|x| x.1).sum();
+    for x in out[start..].iter_mut() {
+        x.1 /= sum.max(MINVAL);
+    }
+}
+
+/// The weighted bodies of a contact: side 0 negative, side 1 positive (`mj_contactJacobian`).
+/// Interpolated flexes are mapped onto their node bodies.
+pub fn contact_bodies(
+    m: &Model,
+    d: &Data,
+    c: &crate::data::Contact,
+    out: &mut Vec<(usize, f64)>,
+    verts: &mut Vec<(usize, f64)>,
+) {
+    out.clear();
+    for side in 0..2 {
+        let sign = if side == 0 { -1.0 } else { 1.0 };
+        if c.geom[side] >= 0 {
+            out.push((m.geom_bodyid[c.geom[side] as usize] as usize, sign));
+            continue;
+        }
+        let f = c.flex[side] as usize;
+        verts.clear();
+        if c.vert[side] >= 0 {
+            verts.push((m.flex_vertadr[f] as usize + c.vert[side] as usize, 1.0));
+        } else {
+            elem_weights(
+                m,
+                d,
+                f,
+                c.elem[side] as usize,
+                c.vert[1 - side],
+                &c.pos,
+                verts,
+            );
+        }
+        if m.flex_interp[f] == 0 {
+            for &(v, w) in verts.iter() {
+                out.push((m.flex_vertbodyid[v] as usize, sign * w));
+            }
+        } else {
+            super::flex::vert_node_weights(m, d, f, verts, sign, out);
+        }
+    }
+}
+
+fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool {
+    let nv = m.nv;
+    let c = d.contact[i];
+    let dim = c.dim as usize;
+    let rot = dim > 3;
+    rs.clear(nv);
+    let mut wb = std::mem::take(&mut rs.wbody);
+    let mut wv = std::mem::take(&mut rs.wvert);
+    contact_bodies(m, d, &c, &mut wb, &mut wv);
+    rs.wvert = wv;
+    for &(b, w) in &wb {
+        rs.add_body(m, d, b, &c.pos, w, rot);
+    }
+    rs.wbody = wb;
+    if rs.touched.is_empty() {
+        d.contact[i].exclude = 3;
+        d.contact[i].efc_address = -1;
+        return true;
+    }
+    rs.touched.sort_unstable();
+    let chain = std::mem::take(&mut rs.touched);
+    let n = chain.len();
+    // rows of frame · J: normal, tangents, then spin/roll from the rotational Jacobian
+    let nr = if dim > 1 { 3 } else { 1 };
+    for r in 0..dim {
+        for (k, &col) in chain.iter().enumerate() {
+            let (src, fr) = if r < nr { (&rs.jp, r) } else { (&rs.jr, r - 3) };
+            let v = c.frame[3 * fr] * src[col]
+                + c.frame[3 * fr + 1] * src[nv + col]
+                + c.frame[3 * fr + 2] * src[2 * nv + col];
+            rs.rows[r * n + k] = v;
+        }
+    }
+    d.contact[i].efc_address = d.nefc as i32;
+    let ok = if dim == 1 {
+        add_rows(
+            d,
+            &rs.rows[..n],
+            &chain,
+            &[c.dist],
+            &[c.includemargin],
+            0.0,
+            1,
+            kind::CONTACT_FRICTIONLESS,
+            i,
+        )
+    } else if m.opt.cone == Cone::Pyramidal {
+        let mut ok = true;
+        for k in 1..dim {
+            let mu = c.friction[k - 1];
+            // rows J_n ± μ_k J_k, stored after the frame rows
+            let (head, tail) = rs.rows.split_at_mut(dim * n);
+            for t in 0..n {
+                tail[t] = head[t] + mu * head[k * n + t];
+                tail[n + t] = head[t] - mu * head[k * n + t];
+            }
+            ok = add_rows(
+                d,
+                &tail[..2 * n],
+                &chain,
+                &[c.dist, c.dist],
+                &[c.includemargin, c.includemargin],
+                0.0,
+                2,
+                kind::CONTACT_PYRAMIDAL,
+                i,
+            );
+            if !ok {
+                break;
+            }
+        }
+        ok
+    } else {
+        let mut pos = [0.0; 6];
+        let mut mar = [0.0; 6];
+        pos[0] = c.dist;
+        mar[0] = c.includemargin;
+        add_rows(
+            d,
+            &rs.rows[..dim * n],
+            &chain,
+            &pos[..dim],
+            &mar[..dim],
+            0.0,
+            dim,
+            kind::CONTACT_ELLIPTIC,
+            i,
+        )
+    };
+    rs.touched = chain;
+    rs.clear(nv);
+    ok
+}
+
+/// World anchors of a connect/weld equality on bodies.
+fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
+    let data = &m.eq_data[11 * i..11 * i + 11];
+    let b1 = m.eq_obj1id[i] as usize;
+    let b2 = m.eq_obj2id[i] as usize;
+    let x = |b: usize, p: &[f64]| -> Vec3 {
+        let mut r = [0.0; 9];
+        r.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
+        add3(
+            &mul_mat_vec3(&r, &[p[0], p[1], p[2]]),
+            &[d.a.xpos[3 * b], d.a.xpos[3 * b + 1], d.a.xpos[3 * b + 2]],
+        )
+    };
+    if m.eq_type[i] == 0 {
+        (x(b1, &data[0..3]), x(b2, &data[3..6]), b1, b2)
+    } else {
+        (x(b1, &data[3..6]), x(b2, &data[0..3]), b1, b2)
+    }
+}
+
+fn equality_rows(m: &Model, d: &mut Data, rs: &mut RowScratch) -> bool {
+    let nv = m.nv;
+    for i in 0..m.neq {
+        if m.eq_active0[i] == 0 {
+            continue;
+        }
+        match m.eq_type[i] {
+            0 | 1 => {
+                if m.eq_objtype[i] != 1 {
+                    continue; // site semantics are rejected at compile time
+                }
+                let (p1, p2, b1, b2) = eq_anchors(m, d, i);
+                let weld = m.eq_type[i] == 1;
+                rs.clear(nv);
+                rs.add_body(m, d, b1, &p1, 1.0, weld);
+                rs.add_body(m, d, b2, &p2, -1.0, weld);
+                if rs.touched.is_empty() {
+                    continue;
+                }
+                rs.touched.sort_unstable();
+                let chain = std::mem::take(&mut rs.touched);
+                let n = chain.len();
+                let mut pos = [0.0; 6];
+                let dp = sub3(&p1, &p2);
+                pos[..3].copy_from_slice(&dp);
+                for r in 0..3 {
+                    for (k, &col) in chain.iter().enumerate() {
+                        rs.rows[r * n + k] = rs.jp[r * nv + col];
+                    }
+                }
+                let size = if weld {
+                    let data = &m.eq_data[11 * i..11 * i + 11];
+                    let ts = data[10];
+                    let q0 = [
+                        d.a.xquat[4 * b1],
+                        d.a.xquat[4 * b1 + 1],
+                        d.a.xquat[4 * b1 + 2],
+                        d.a.xquat[4 * b1 + 3],
+                    ];
+                    let q1 = [
+                        d.a.xquat[4 * b2],
+                        d.a.xquat[4 * b2 + 1],
+                        d.a.xquat[4 * b2 + 2],
+                        d.a.xquat[4 * b2 + 3],
+                    ];
+                    let rel = [data[6], data[7], data[8], data[9]];
+                    let quat = mul_quat(&q0, &rel);
+                    let quat1 = neg_quat(&q1);
+                    let q2 = mul_quat(&quat1, &quat);
+                    for k in 0..3 {
+                        pos[3 + k] = q2[1 + k] * ts;
+                    }
+                    for (k, &col) in chain.iter().enumerate() {
+                        let axis = [rs.jr[col], rs.jr[nv + col], rs.jr[2 * nv + col]];
+                        let qa = mul_quat(&quat1, &[0.0, axis[0], axis[1], axis[2]]);
+                        let q3 = mul_quat(&qa, &quat);
+                        for r in 0..3 {
+                            rs.rows[(3 + r) * n + k] = 0.5 * q3[1 + r] * ts;
+                        }
+                    }
+                    6
+                } else {
+                    3
+                };
+                let zeros = [0.0; 6];
+                let ok = add_rows(
+                    d,
+                    &rs.rows[..size * n],
+                    &chain,
+                    &pos[..size],
+                    &zeros[..size],
+                    0.0,
+                    size,
+                    kind::EQUALITY,
+                    i,
+                );
+                rs.touched = chain;
+                rs.clear(nv);
+                if !ok {
+                    return false;
+                }
+            }
+            2 => {
+                let data = &m.eq_data[11 * i..11 * i + 11];
+                let j1 = m.eq_obj1id[i] as usize;
+                let p1 = d.a.qpos[m.jnt_qposadr[j1] as usize] - m.qpos0[m.jnt_qposadr[j1] as usize];
+                let d1 = m.jnt_dofadr[j1] as usize;
+                let (pos, chain, vals): (f64, ([usize; 2], usize), [f64; 2]) =
+                    if m.eq_obj2id[i] >= 0 {
+                        let j2 = m.eq_obj2id[i] as usize;
+                        let dif = d.a.qpos[m.jnt_qposadr[j2] as usize]
+                            - m.qpos0[m.jnt_qposadr[j2] as usize];
+                        let pos = p1
+                            - data[0]
+                            - (data[1] * dif
+                                + data[2] * dif * dif
+                                + data[3] * dif * dif * dif
+                                + data[4] * dif * dif * dif * dif);
+                        let deriv = data[1]
+                            + 2.0 * data[2] * dif
+                            + 3.0 * data[3] * dif * dif
+                            + 4.0 * data[4] * dif * dif * dif;
+                        let d2 = m.jnt_dofadr[j2] as usize;
+                        if d1 < d2 {
+                            (pos, ([d1, d2], 2), [1.0, -deriv])
+                        } else if d2 < d1 {
+                            (pos, ([d2, d1], 2), [-deriv, 1.0])
+                        } else {
+                            (pos, ([d1, 0], 1), [1.0 - deriv, 0.0])
+                        }
+                    } else {
+                        (p1 - data[0], ([d1, 0], 1), [1.0, 0.0])
+                    };
+                let (ch, nc) = chain;
+                if !add_rows(
+                    d,
+                    &vals[..nc],
+                    &ch[..nc],
+                    &[pos],
+                    &[0.0],
+                    0.0,
+                    1,
+                    kind::EQUALITY,
+                    i,
+                ) {
+                    return false;
+                }
+            }
+            4 => {
+                let f = m.eq_obj1id[i] as usize;
+                let ea = m.flex_edgeadr[f] as usize;
+                for e in ea..ea + m.flex_edgenum[f] as usize {
+                    if m.flexedge_rigid[e] != 0 {
+                        continue;
+                    }
+                    let adr = m.flexedge_J_rowadr[e] as usize;
+                    let nnz = m.flexedge_J_rownnz[e] as usize;
+                    if nnz == 0 {
+                        continue;
+                    }
+                    let chain: &mut Vec<usize> = &mut rs.touched;
+                    chain.clear();
+                    chain.extend(
+                        m.flexedge_J_colind[adr..adr + nnz]
+                            .iter()
+                            .map(|&c| c as usize),
+                    );
+                    let chain = std::mem::take(&mut rs.touched);
+                    let pos = d.a.flexedge_length[e] - m.flexedge_length0[e];
+                    let mut tmp = std::mem::take(&mut rs.rows);
+                    tmp[..nnz].copy_from_slice(&d.a.flexedge_J[adr..adr + nnz]);
+                    let ok = add_rows(
+                        d,
+                        &tmp[..nnz],
+                        &chain,
+                        &[pos],
+                        &[0.0],
+                        0.0,
+                        1,
+                        kind::EQUALITY,
+                        i,
+                    );
+                    rs.rows = tmp;
+                    let mut chain = chain;
+                    chain.clear();
+                    rs.touched = chain;
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Builds the constraint rows of the current configuration (`mj_makeConstraint`).
+pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     d.nefc = 0;
     d.ne = 0;
     d.nf = 0;
     d.nl = 0;
+    if m.opt.disabled(disable::CONSTRAINT) || m.nv == 0 {
+        return;
+    }
+    let mut rs = std::mem::take(&mut s.rows);
+    let mut ok = true;
+    if !m.opt.disabled(disable::EQUALITY) {
+        ok = equality_rows(m, d, &mut rs);
+    }
+    if ok && !m.opt.disabled(disable::FRICTIONLOSS) {
+        for i in 0..m.nv {
+            if m.dof_frictionloss[i] > 0.0
+                && !add_rows(
+                    d,
+                    &[1.0],
+                    &[i],
+                    &[0.0],
+                    &[0.0],
+                    m.dof_frictionloss[i],
+                    1,
+                    kind::FRICTION_DOF,
+                    i,
+                )
+            {
+                ok = false;
+                break;
+            }
+        }
+    }
+    if ok && !m.opt.disabled(disable::LIMIT) {
+        'lim: for j in 0..m.njnt {
+            if m.jnt_limited[j] == 0 {
+                continue;
+            }
+            let margin = m.jnt_margin[j];
+            let jt = m.jnt_type[j];
+            if jt == 2 || jt == 3 {
+                let value = d.a.qpos[m.jnt_qposadr[j] as usize];
+                for side in [-1.0f64, 1.0] {
+                    let lim = m.jnt_range[2 * j + if side > 0.0 { 1 } else { 0 }];
+                    let dist = side * (lim - value);
+                    if dist < margin
+                        && !add_rows(
+                            d,
+                            &[-side],
+                            &[m.jnt_dofadr[j] as usize],
+                            &[dist],
+                            &[margin],
+                            0.0,
+                            1,
+                            kind::LIMIT_JOINT,
+                            j,
+                        )
+                    {
+                        ok = false;
+                        break 'lim;
+                    }
+                }
+            } else if jt == 1 {
+                let a = m.jnt_qposadr[j] as usize;
+                let mut q = [
+                    d.a.qpos[a],
+                    d.a.qpos[a + 1],
+                    d.a.qpos[a + 2],
+                    d.a.qpos[a + 3],
+                ];
+                normalize4(&mut q);
+                let mut axis = quat_to_vel(&q);
+                let value = normalize3(&mut axis);
+                let dist = m.jnt_range[2 * j].max(m.jnt_range[2 * j + 1]) - value;
+                if dist < margin {
+                    let da = m.jnt_dofadr[j] as usize;
+                    let vals = [-axis[0], -axis[1], -axis[2]];
+                    if !add_rows(
+                        d,
+                        &vals,
+                        &[da, da + 1, da + 2],
+                        &[dist],
+                        &[margin],
+                        0.0,
+                        1,
+                        kind::LIMIT_JOINT,
+                        j,
+                    ) {
+                        ok = false;
+                    }
+                }
+            }
+        }
+    }
+    if ok && !m.opt.disabled(disable::CONTACT) {
+        for i in 0..d.ncon {
+            if d.contact[i].exclude != 0 {
+                continue;
+            }
+            if !contact_rows(m, d, &mut rs, i) {
+                break;
+            }
+        }
+    }
+    diag_approx(m, d, &mut rs);
+    s.rows = rs;
+    make_impedance(m, d);
 }
 
-/// Reference accelerations of the rows (velocity stage).
-pub fn reference(_m: &Model, _d: &mut Data) {}
+/// Approximate inverse inertia of each row (`mj_diagApprox`).
+fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
+    let mut weldcnt = 0;
+    let mut i = 0;
+    let mut wb = std::mem::take(&mut rs.wbody);
+    let mut wv = std::mem::take(&mut rs.wvert);
+    while i < d.nefc {
+        let id = d.a.efc_id[i] as usize;
+        match d.a.efc_type[i] {
+            kind::EQUALITY => match m.eq_type[id] {
+                0 => {
+                    let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
+                    d.a.efc_diagApprox[i] = m.body_invweight0[2 * b1] + m.body_invweight0[2 * b2];
+                }
+                1 => {
+                    let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
+                    let r = (weldcnt > 2) as usize;
+                    d.a.efc_diagApprox[i] =
+                        m.body_invweight0[2 * b1 + r] + m.body_invweight0[2 * b2 + r];
+                    weldcnt = (weldcnt + 1) % 6;
+                }
+                2 => {
+                    let mut v = m.dof_invweight0[m.jnt_dofadr[m.eq_obj1id[id] as usize] as usize];
+                    if m.eq_obj2id[id] >= 0 {
+                        v += m.dof_invweight0[m.jnt_dofadr[m.eq_obj2id[id] as usize] as usize];
+                    }
+                    d.a.efc_diagApprox[i] = v;
+                }
+                4 => {
+                    // one row per non-rigid edge with a Jacobian, in edge order
+                    let f = m.eq_obj1id[id] as usize;
+                    let ea = m.flex_edgeadr[f] as usize;
+                    for e in ea..ea + m.flex_edgenum[f] as usize {
+                        if m.flexedge_rigid[e] != 0 || m.flexedge_J_rownnz[e] == 0 {
+                            continue;
+                        }
+                        d.a.efc_diagApprox[i] = m.flexedge_invweight0[e];
+                        i += 1;
+                    }
+                    continue;
+                }
+                _ => d.a.efc_diagApprox[i] = 1.0,
+            },
+            kind::FRICTION_DOF => d.a.efc_diagApprox[i] = m.dof_invweight0[id],
+            kind::LIMIT_JOINT => {
+                d.a.efc_diagApprox[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize]
+            }
+            _ => {
+                let c = d.contact[id];
+                contact_bodies(m, d, &c, &mut wb, &mut wv);
+                let (mut tran, mut rot) = (0.0, 0.0);
+                for &(b, w) in &wb {
+                    tran += m.body_invweight0[2 * b] * w.abs();
+                    rot += m.body_invweight0[2 * b + 1] * w.abs();
+                }
+                let dim = c.dim as usize;
+                match d.a.efc_type[i] {
+                    kind::CONTACT_FRICTIONLESS => {
+                        d.a.efc_diagApprox[i] = tran;
+                    }
+                    kind::CONTACT_ELLIPTIC => {
+                        for j in 0..dim {
+                            d.a.efc_diagApprox[i + j] = if j < 3 { tran } else { rot };
+                        }
+                        i += dim;
+                        continue;
+                    }
+                    _ => {
+                        for j in 0..dim - 1 {
+                            let fri = c.friction[j];
+                            let v = tran + fri * fri * if j < 2 { tran } else { rot };
+                            d.a.efc_diagApprox[i + 2 * j] = v;
+                            d.a.efc_diagApprox[i + 2 * j + 1] = v;
+                        }
+                        i += 2 * (dim - 1);
+                        continue;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    rs.wbody = wb;
+    rs.wvert = wv;
+}
+
+/// solref and solimp of row `i`, with MuJoCo's safety adjustments (`getsolparam`).
+fn sol_params(m: &Model, d: &Data, i: usize) -> ([f64; 2], [f64; 2], [f64; 5]) {
+    let id = d.a.efc_id[i] as usize;
+    let (mut solref, mut fric, mut solimp) = match d.a.efc_type[i] {
+        kind::EQUALITY => (
+            [m.eq_solref[2 * id], m.eq_solref[2 * id + 1]],
+            [0.0; 2],
+            arr5(&m.eq_solimp[5 * id..]),
+        ),
+        kind::LIMIT_JOINT => (
+            [m.jnt_solref[2 * id], m.jnt_solref[2 * id + 1]],
+            [0.0; 2],
+            arr5(&m.jnt_solimp[5 * id..]),
+        ),
+        kind::FRICTION_DOF => (
+            [m.dof_solref[2 * id], m.dof_solref[2 * id + 1]],
+            [0.0; 2],
+            arr5(&m.dof_solimp[5 * id..]),
+        ),
+        _ => {
+            let c = &d.contact[id];
+            (c.solref, c.solreffriction, c.solimp)
+        }
+    };
+    if (solref[0] > 0.0) ^ (solref[1] > 0.0) {
+        solref = [0.02, 1.0];
+    }
+    let discrete = m.opt.integrator == Integrator::Discrete;
+    let h = m.opt.timestep;
+    if !m.opt.disabled(disable::REFSAFE) && solref[0] > 0.0 && !discrete {
+        solref[0] = solref[0].max(2.0 * h);
+    }
+    if (fric[0] > 0.0) ^ (fric[1] > 0.0) {
+        fric = [0.0; 2];
+    }
+    if !m.opt.disabled(disable::REFSAFE) && fric[0] > 0.0 && !discrete {
+        fric[0] = fric[0].max(2.0 * h);
+    }
+    solimp[0] = solimp[0].clamp(MINIMP, MAXIMP);
+    solimp[1] = solimp[1].clamp(MINIMP, MAXIMP);
+    solimp[2] = solimp[2].max(0.0);
+    solimp[3] = solimp[3].clamp(MINIMP, MAXIMP);
+    solimp[4] = solimp[4].max(1.0);
+    // discrete: cap the stiffness at 1/(dmax·h²), keeping the damping ratio
+    if discrete && !m.opt.disabled(disable::REFSAFE) {
+        let cap = |r: &mut [f64; 2]| {
+            if r[0] > 0.0 && r[1] > 0.0 {
+                r[0] = r[0].max(h / (r[1] * solimp[1].sqrt()));
+            }
+        };
+        cap(&mut solref);
+        cap(&mut fric);
+    }
+    (solref, fric, solimp)
+}
+
+fn arr5(s: &[f64]) -> [f64; 5] {
+    [s[0], s[1], s[2], s[3], s[4]]
+}
+
+/// Impedance and its derivative (`getimpedance`).
+fn impedance(solimp: &[f64; 5], pos: f64, margin: f64) -> (f64, f64) {
+    if solimp[0] == solimp[1] || solimp[2] <= MINVAL {
+        return (0.5 * (solimp[0] + solimp[1]), 0.0);
+    }
+    let mut x = (pos - margin) / solimp[2];
+    let mut sgn = 1.0;
+    if x < 0.0 {
+        x = -x;
+        sgn = -1.0;
+    }
+    if x >= 1.0 || x <= 0.0 {
+        return (if x >= 1.0 { solimp[1] } else { solimp[0] }, 0.0);
+    }
+    let pw = |a: f64, b: f64| {
+        if b == 1.0 {
+            a
+        } else if b == 2.0 {
+            a * a
+        } else {
+            a.powf(b)
+        }
+    };
+    let (y, yp) = if solimp[4] == 1.0 {
+        (x, 1.0)
+    } else if x <= solimp[3] {
+        let a = 1.0 / pw(solimp[3], solimp[4] - 1.0);
+        (a * pw(x, solimp[4]), solimp[4] * a * pw(x, solimp[4] - 1.0))
+    } else {
+        let b = 1.0 / pw(1.0 - solimp[3], solimp[4] - 1.0);
+        (
+            1.0 - b * pw(1.0 - x, solimp[4]),
+            solimp[4] * b * pw(1.0 - x, solimp[4] - 1.0),
+        )
+    };
+    (
+        solimp[0] + y * (solimp[1] - solimp[0]),
+        yp * sgn * (solimp[1] - solimp[0]) / solimp[2],
+    )
+}
+
+/// `efc_R`, `efc_D`, `efc_KBIP` and the adjusted `efc_diagApprox` (`mj_makeImpedance`).
+fn make_impedance(m: &Model, d: &mut Data) {
+    let nefc = d.nefc;
+    let mut i = 0;
+    while i < nefc {
+        let (solref, fric, solimp) = sol_params(m, d, i);
+        let id = d.a.efc_id[i] as usize;
+        let (dim, pos) = match d.a.efc_type[i] {
+            kind::CONTACT_ELLIPTIC => (d.contact[id].dim as usize, d.a.efc_pos[i]),
+            kind::CONTACT_PYRAMIDAL => (2 * (d.contact[id].dim as usize - 1), d.a.efc_pos[i]),
+            kind::EQUALITY if m.eq_type[id] == 1 => (6, norm_n(&d.a.efc_pos[i..i + 6])),
+            kind::EQUALITY if m.eq_type[id] == 0 => (3, norm_n(&d.a.efc_pos[i..i + 3])),
+            _ => (1, d.a.efc_pos[i]),
+        };
+        let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
+        for j in 0..dim {
+            let r = i + j;
+            d.a.efc_R[r] = MINVAL.max((1.0 - imp) * d.a.efc_diagApprox[r] / imp);
+            let tp = d.a.efc_type[r];
+            let ell_fric = tp == kind::CONTACT_ELLIPTIC && j > 0;
+            let rf = if ell_fric && (fric[0] != 0.0 || fric[1] != 0.0) {
+                fric
+            } else {
+                solref
+            };
+            let k = if tp == kind::FRICTION_DOF || ell_fric {
+                0.0
+            } else if rf[0] > 0.0 {
+                1.0 / MINVAL.max(solimp[1] * solimp[1] * rf[0] * rf[0] * rf[1] * rf[1])
+            } else {
+                -rf[0] / MINVAL.max(solimp[1] * solimp[1])
+            };
+            let b = if rf[1] > 0.0 {
+                2.0 / MINVAL.max(solimp[1] * rf[0])
+            } else {
+                -rf[1] / MINVAL.max(solimp[1])
+            };
+            d.a.efc_KBIP[4 * r] = k;
+            d.a.efc_KBIP[4 * r + 1] = b;
+            d.a.efc_KBIP[4 * r + 2] = imp;
+            d.a.efc_KBIP[4 * r + 3] = impp;
+        }
+        i += dim;
+    }
+    // friction dimensions of contacts
+    let mut i = d.ne + d.nf;
+    while i < nefc {
+        let tp = d.a.efc_type[i];
+        if tp == kind::CONTACT_PYRAMIDAL || tp == kind::CONTACT_ELLIPTIC {
+            let id = d.a.efc_id[i] as usize;
+            let dim = d.contact[id].dim as usize;
+            let fr = d.contact[id].friction;
+            d.a.efc_R[i + 1] = d.a.efc_R[i] / MINVAL.max(m.opt.impratio);
+            let mu = fr[0] * (d.a.efc_R[i + 1] / d.a.efc_R[i]).sqrt();
+            d.contact[id].mu = mu;
+            if tp == kind::CONTACT_ELLIPTIC {
+                for j in 1..dim - 1 {
+                    d.a.efc_R[i + j + 1] = d.a.efc_R[i + 1] * fr[0] * fr[0] / (fr[j] * fr[j]);
+                }
+                i += dim;
+            } else {
+                let rpy = 2.0 * mu * mu * d.a.efc_R[i];
+                for j in 0..2 * (dim - 1) {
+                    d.a.efc_R[i + j] = rpy;
+                }
+                i += 2 * (dim - 1);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let discrete = m.opt.integrator == Integrator::Discrete;
+    let h = m.opt.timestep;
+    for i in 0..nefc {
+        let kbip = &d.a.efc_KBIP[4 * i..4 * i + 4];
+        d.a.efc_diagApprox[i] = d.a.efc_R[i] * kbip[2] / (1.0 - kbip[2]);
+        if discrete {
+            // end-of-step spring-damper: the row's compliance shrinks by 1 + hB + h²KI
+            let den = 1.0 + h * kbip[1] + h * h * kbip[0] * kbip[2];
+            d.a.efc_R[i] /= den;
+        }
+        d.a.efc_D[i] = 1.0 / d.a.efc_R[i];
+    }
+}
+
+fn norm_n(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// `res = J·vec` over the constraint rows.
+pub fn mul_jac(d: &Data, res: &mut [f64], vec: &[f64]) {
+    for r in 0..d.nefc {
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let n = d.a.efc_J_rownnz[r] as usize;
+        let mut s = 0.0;
+        for k in adr..adr + n {
+            s += d.a.efc_J[k] * vec[d.a.efc_J_colind[k] as usize];
+        }
+        res[r] = s;
+    }
+}
+
+/// `res = Jᵀ·vec` (res has nv entries).
+pub fn mul_jac_t(d: &Data, res: &mut [f64], vec: &[f64]) {
+    res.fill(0.0);
+    for r in 0..d.nefc {
+        let f = vec[r];
+        if f == 0.0 {
+            continue;
+        }
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let n = d.a.efc_J_rownnz[r] as usize;
+        for k in adr..adr + n {
+            res[d.a.efc_J_colind[k] as usize] += d.a.efc_J[k] * f;
+        }
+    }
+}
+
+/// Velocity stage: `efc_vel = J·qvel` and `efc_aref` (`mj_referenceConstraint`).
+pub fn reference(m: &Model, d: &mut Data) {
+    let n = d.nefc;
+    let mut vel = std::mem::take(&mut d.a.efc_vel);
+    mul_jac(d, &mut vel, &d.a.qvel);
+    d.a.efc_vel = vel;
+    let discrete = m.opt.integrator == Integrator::Discrete;
+    let h = m.opt.timestep;
+    for i in 0..n {
+        let k = &d.a.efc_KBIP[4 * i..4 * i + 4];
+        let v = d.a.efc_vel[i];
+        let r = d.a.efc_pos[i] - d.a.efc_margin[i];
+        d.a.efc_aref[i] = if discrete {
+            let den = 1.0 + h * k[1] + h * h * k[0] * k[2];
+            (-k[1] * v - k[0] * k[2] * (r + h * v)) / den
+        } else {
+            -k[1] * v - k[0] * k[2] * r
+        };
+    }
+}
+
+/// Row forces, states and the constraint cost for residuals `jar = J·qacc − aref`
+/// (`mj_constraintUpdate_impl`). Elliptic cone Hessians go to `contact.h` when asked.
+pub fn update(d: &mut Data, jar: &[f64], cone_hessian: bool) -> f64 {
+    let (ne, nf, nefc) = (d.ne, d.nf, d.nefc);
+    let mut s = 0.0;
+    for i in 0..nefc {
+        d.a.efc_force[i] = -d.a.efc_D[i] * jar[i];
+    }
+    let mut i = 0;
+    while i < nefc {
+        let dd = d.a.efc_D[i];
+        if i < ne {
+            s += 0.5 * dd * jar[i] * jar[i];
+            d.a.efc_state[i] = state::QUADRATIC;
+            i += 1;
+            continue;
+        }
+        if i < ne + nf {
+            let (rr, fl) = (d.a.efc_R[i], d.a.efc_frictionloss[i]);
+            if jar[i] <= -rr * fl {
+                s += -0.5 * rr * fl * fl - fl * jar[i];
+                d.a.efc_force[i] = fl;
+                d.a.efc_state[i] = state::LINEARNEG;
+            } else if jar[i] >= rr * fl {
+                s += -0.5 * rr * fl * fl + fl * jar[i];
+                d.a.efc_force[i] = -fl;
+                d.a.efc_state[i] = state::LINEARPOS;
+            } else {
+                s += 0.5 * dd * jar[i] * jar[i];
+                d.a.efc_state[i] = state::QUADRATIC;
+            }
+            i += 1;
+            continue;
+        }
+        if d.a.efc_type[i] != kind::CONTACT_ELLIPTIC {
+            if jar[i] >= 0.0 {
+                d.a.efc_force[i] = 0.0;
+                d.a.efc_state[i] = state::SATISFIED;
+            } else {
+                s += 0.5 * dd * jar[i] * jar[i];
+                d.a.efc_state[i] = state::QUADRATIC;
+            }
+            i += 1;
+            continue;
+        }
+        let id = d.a.efc_id[i] as usize;
+        let (mu, fr, dim) = (
+            d.contact[id].mu,
+            d.contact[id].friction,
+            d.contact[id].dim as usize,
+        );
+        let mut u = [0.0; 6];
+        u[0] = jar[i] * mu;
+        for j in 1..dim {
+            u[j] = jar[i + j] * fr[j - 1];
+        }
+        let nn = u[0];
+        let t = norm_n(&u[1..dim]);
+        if nn >= mu * t || (t <= 0.0 && nn >= 0.0) {
+            for j in 0..dim {
+                d.a.efc_force[i + j] = 0.0;
+            }
+            d.a.efc_state[i] = state::SATISFIED;
+        } else if mu * nn + t <= 0.0 || (t <= 0.0 && nn < 0.0) {
+            for j in 0..dim {
+                s += 0.5 * d.a.efc_D[i + j] * jar[i + j] * jar[i + j];
+            }
+            d.a.efc_state[i] = state::QUADRATIC;
+        } else {
+            let dm = dd / (mu * mu * (1.0 + mu * mu));
+            let nmt = nn - mu * t;
+            s += 0.5 * dm * nmt * nmt;
+            d.a.efc_force[i] = -dm * nmt * mu;
+            for j in 1..dim {
+                d.a.efc_force[i + j] = -d.a.efc_force[i] / t * u[j] * fr[j - 1];
+            }
+            d.a.efc_state[i] = state::CONE;
+            if cone_hessian {
+                let h = &mut d.contact[id].h;
+                h.fill(0.0);
+                let scl = -mu / t;
+                h[0] = 1.0;
+                for j in 1..dim {
+                    h[j] = scl * u[j];
+                }
+                let scl = mu * nn / (t * t * t);
+                for k in 1..dim {
+                    for j in k..dim {
+                        h[k * dim + j] = scl * u[j] * u[k];
+                    }
+                }
+                let scl = mu * mu - mu * nn / t;
+                for j in 1..dim {
+                    h[j * (dim + 1)] += scl;
+                }
+                for k in 0..dim {
+                    let sk = dm * if k == 0 { mu } else { fr[k - 1] };
+                    for j in k..dim {
+                        h[k * dim + j] *= sk * if j == 0 { mu } else { fr[j - 1] };
+                    }
+                }
+                for k in 0..dim {
+                    for j in k + 1..dim {
+                        h[j * dim + k] = h[k * dim + j];
+                    }
+                }
+            }
+        }
+        for j in 1..dim {
+            d.a.efc_state[i + j] = d.a.efc_state[i];
+        }
+        i += dim;
+    }
+    s
+}
+
+/// Rotation vector (axis·angle) of a unit quaternion (`mju_quat2Vel` with dt = 1).
+fn quat_to_vel(q: &Quat) -> Vec3 {
+    let mut axis = [q[1], q[2], q[3]];
+    let sin_a_2 = normalize3(&mut axis);
+    let mut speed = 2.0 * sin_a_2.atan2(q[0]);
+    if speed > PI {
+        speed -= 2.0 * PI;
+    }
+    scl3(&axis, speed)
+}

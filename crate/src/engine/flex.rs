@@ -334,3 +334,44 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
         }
     }
 }
+
+/// Maps weighted vertices of interpolated flex `f` onto its node bodies (`mj_vertBodyWeight`):
+/// the weighted parametric point selects a cell, whose basis values weight the node bodies.
+/// Weights below 1e-5 are dropped, as MuJoCo does.
+pub fn vert_node_weights(
+    m: &Model,
+    _d: &Data,
+    f: usize,
+    verts: &[(usize, f64)],
+    sign: f64,
+    out: &mut Vec<(usize, f64)>,
+) {
+    let mut u = [0.0; 3];
+    for &(v, w) in verts {
+        for k in 0..3 {
+            u[k] += w.abs() * m.flex_vert0[3 * v + k];
+        }
+    }
+    let order = m.flex_interp[f].unsigned_abs() as usize;
+    let mut local = [0.0; 3];
+    let mut nodes = [0usize; 27];
+    let n = cell_lookup(
+        &u,
+        &m.flex_cellnum[3 * f..3 * f + 3],
+        order,
+        &mut local,
+        &mut nodes,
+    );
+    let mut basis = [0.0; 27];
+    eval_basis(&mut basis, &local, order);
+    let nstart = m.flex_nodeadr[f] as usize;
+    for k in 0..n {
+        if basis[k].abs() < 1e-5 {
+            continue;
+        }
+        out.push((
+            m.flex_nodebodyid[nstart + nodes[k]] as usize,
+            sign * basis[k],
+        ));
+    }
+}

@@ -566,3 +566,97 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;
 }
+
+/// Calls `emit(row, col, value)` for every dof-space entry of `Σ scale·(K_bend + K_stretch)` of
+/// the simple flexes in the metric (both triangles of off-diagonal blocks), for solvers that
+/// need the stiffness as a matrix (Newton).
+pub fn for_each_flex_entry(
+    m: &Model,
+    d: &Data,
+    s: &mut Scratch,
+    emit: &mut dyn FnMut(usize, usize, f64),
+) {
+    for f in 0..m.nflex {
+        if !s.metric.flex_on[f] || !flex_simple(m, f) {
+            continue;
+        }
+        let scale = s.metric.flex_scale[f];
+        if scale == 0.0 {
+            continue;
+        }
+        let va = m.flex_vertadr[f] as usize;
+        let ea = m.flex_edgeadr[f] as usize;
+        let dof = |v: usize| -> Option<usize> {
+            let b = m.body_weldid[m.flex_vertbodyid[va + v] as usize] as usize;
+            (m.body_dofnum[b] == 3).then(|| m.body_dofadr[b] as usize)
+        };
+        let axes = |da: usize| -> [[f64; 3]; 3] {
+            let mut a = [[0.0; 3]; 3];
+            for (r, ax) in a.iter_mut().enumerate() {
+                ax.copy_from_slice(&d.a.cdof[6 * (da + r) + 3..6 * (da + r) + 6]);
+            }
+            a
+        };
+        let block = |p: usize, q: usize, w: &[f64; 9], emit: &mut dyn FnMut(usize, usize, f64)| {
+            let (Some(dp), Some(dq)) = (dof(p), dof(q)) else {
+                return;
+            };
+            let (ap, aq) = (axes(dp), axes(dq));
+            for r in 0..3 {
+                for c in 0..3 {
+                    let mut acc = 0.0;
+                    for x in 0..3 {
+                        for y in 0..3 {
+                            acc += ap[r][x] * w[3 * x + y] * aq[c][y];
+                        }
+                    }
+                    emit(dp + r, dq + c, scale * acc);
+                }
+            }
+        };
+        let sadr = m.flex_stiffnessadr[f];
+        if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
+            flex_hessian(m, d, &mut s.elastic, f);
+            let es = &s.elastic;
+            for v in 0..m.flex_vertnum[f] as usize {
+                let h = &es.vert_hessian[6 * (va + v)..6 * (va + v) + 6];
+                let w = [h[0], h[1], h[2], h[1], h[3], h[4], h[2], h[4], h[5]];
+                block(v, v, &w, emit);
+            }
+            for e in 0..m.flex_edgenum[f] as usize {
+                let v0 = m.flex_edge[2 * (ea + e)] as usize;
+                let v1 = m.flex_edge[2 * (ea + e) + 1] as usize;
+                let mut a = [0.0; 9];
+                a.copy_from_slice(&es.edge_hessian[9 * (ea + e)..9 * (ea + e) + 9]);
+                let at = [a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]];
+                block(v0, v1, &a, emit);
+                block(v1, v0, &at, emit);
+            }
+        }
+        let badr = m.flex_bendingadr[f];
+        if m.flex_dim[f] == 2 && badr >= 0 {
+            let b = &m.flex_bending[badr as usize..];
+            for e in 0..m.flex_edgenum[f] as usize {
+                let st = [
+                    m.flex_edge[2 * (ea + e)],
+                    m.flex_edge[2 * (ea + e) + 1],
+                    m.flex_edgeflap[2 * (ea + e)],
+                    m.flex_edgeflap[2 * (ea + e) + 1],
+                ];
+                if st[3] < 0 {
+                    continue;
+                }
+                for i in 0..4 {
+                    for j in 0..4 {
+                        let c = b[17 * e + 4 * i + j];
+                        if c == 0.0 {
+                            continue;
+                        }
+                        let w = [c, 0.0, 0.0, 0.0, c, 0.0, 0.0, 0.0, c];
+                        block(st[i] as usize, st[j] as usize, &w, emit);
+                    }
+                }
+            }
+        }
+    }
+}

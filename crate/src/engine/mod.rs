@@ -36,6 +36,7 @@ pub struct Scratch {
     pub solver: solver::SolverScratch,
     pub collision: collision::CollisionScratch,
     pub elastic: elastic::ElasticScratch,
+    pub rows: constraint::RowScratch,
     pub implicit: implicit::ImplicitScratch,
 }
 
@@ -57,6 +58,7 @@ impl Scratch {
             solver: solver::SolverScratch::new(m, maxefc),
             collision: collision::CollisionScratch::new(m, maxcon),
             elastic: elastic::ElasticScratch::new(m),
+            rows: constraint::RowScratch::new(m.nv),
             implicit: {
                 let mut w = implicit::ImplicitScratch::default();
                 if m.opt.integrator == crate::model::Integrator::Implicit {

@@ -1,0 +1,663 @@
+//! Collision detection (MuJoCo's `mj_collision`): a broad phase over bodies and flexes, then
+//! geom–geom, geom–flex, flex–flex and flex self-collision narrow phases, writing
+//! `Data::contact` with MuJoCo's contact parameters, frames and per-pair contact limit.
+
+pub mod convex;
+mod flex;
+pub mod primitive;
+
+use super::Scratch;
+use crate::data::{Contact, Data, Warning};
+use crate::math::*;
+use crate::model::{disable, enable, Model};
+use convex::{Core, EpaScratch, Shape};
+
+/// Geom types (`mjtGeom`).
+pub mod geom {
+    pub const PLANE: i32 = 0;
+    pub const HFIELD: i32 = 1;
+    pub const SPHERE: i32 = 2;
+    pub const CAPSULE: i32 = 3;
+    pub const ELLIPSOID: i32 = 4;
+    pub const CYLINDER: i32 = 5;
+    pub const BOX: i32 = 6;
+    pub const MESH: i32 = 7;
+}
+
+/// Most contacts one geom–flex, flex–flex or self pass keeps (`mjMAXCONPAIR`).
+pub const MAX_CON_PAIR: usize = 50;
+
+/// A contact before its parameters are attached (`mjPreContact`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PreContact {
+    /// Signed distance between the surfaces (m).
+    pub dist: f64,
+    /// Midpoint between the surfaces (m).
+    pub pos: Vec3,
+    /// Unit normal from the first object to the second.
+    pub normal: Vec3,
+    /// Preferred first tangent (zero: let the frame choose).
+    pub tangent: Vec3,
+}
+
+impl PreContact {
+    pub fn new(dist: f64, pos: Vec3, normal: Vec3) -> Self {
+        PreContact {
+            dist,
+            pos,
+            normal,
+            tangent: [0.0; 3],
+        }
+    }
+}
+
+/// Buffers for the broad and narrow phase, sized once.
+#[derive(Debug, Clone, Default)]
+pub struct CollisionScratch {
+    pub(crate) pre: Vec<PreContact>,
+    pub(crate) epa: EpaScratch,
+    pub(crate) vert: Vec<i32>,
+    bf_box: Vec<[f64; 6]>,
+    bf_pairs: Vec<(usize, usize)>,
+    pub(crate) sap: Vec<(f64, f64, usize)>,
+    pub(crate) selected: Vec<bool>,
+    pub(crate) min_dist: Vec<f64>,
+}
+
+impl CollisionScratch {
+    pub fn new(m: &Model, maxcon: usize) -> Self {
+        let nbf = m.nbody + m.nflex;
+        let maxelem = (0..m.nflex)
+            .map(|f| m.flex_elemnum[f] as usize)
+            .max()
+            .unwrap_or(0);
+        let maxv = (0..m.nflex)
+            .map(|f| m.flex_vertnum[f] as usize)
+            .max()
+            .unwrap_or(0);
+        CollisionScratch {
+            pre: Vec::with_capacity(maxv.max(64)),
+            epa: EpaScratch::default(),
+            vert: Vec::with_capacity(maxv.max(64)),
+            bf_box: vec![[0.0; 6]; nbf],
+            bf_pairs: Vec::with_capacity(nbf * 4),
+            sap: Vec::with_capacity(maxelem),
+            selected: vec![false; maxcon],
+            min_dist: vec![0.0; maxcon],
+        }
+    }
+}
+
+/// Capacity of the contact buffer for this model.
+pub fn max_contacts(m: &Model) -> usize {
+    (4 * m.nflexvert + 8 * m.ngeom + 64).min(200_000)
+}
+
+/// Effective margin of a pair (`mj_assignMargin`): the override when enabled.
+pub(crate) fn assign_margin(m: &Model, margin: f64) -> f64 {
+    if m.opt.enabled(enable::OVERRIDE) {
+        m.opt.o_margin
+    } else {
+        margin
+    }
+}
+
+/// Contact parameters of a pair of geoms or flexes (`mj_contactParam`).
+pub(crate) struct Params {
+    pub condim: i32,
+    pub solref: [f64; 2],
+    pub solimp: [f64; 5],
+    pub friction: [f64; 5],
+}
+
+pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Params {
+    let side = |g: i32, f: i32| {
+        if f < 0 {
+            let g = g as usize;
+            (
+                m.geom_priority[g],
+                m.geom_condim[g],
+                m.geom_solmix[g],
+                [m.geom_solref[2 * g], m.geom_solref[2 * g + 1]],
+                {
+                    let mut s = [0.0; 5];
+                    s.copy_from_slice(&m.geom_solimp[5 * g..5 * g + 5]);
+                    s
+                },
+                [
+                    m.geom_friction[3 * g],
+                    m.geom_friction[3 * g + 1],
+                    m.geom_friction[3 * g + 2],
+                ],
+            )
+        } else {
+            let f = f as usize;
+            (
+                m.flex_priority[f],
+                m.flex_condim[f],
+                m.flex_solmix[f],
+                [m.flex_solref[2 * f], m.flex_solref[2 * f + 1]],
+                {
+                    let mut s = [0.0; 5];
+                    s.copy_from_slice(&m.flex_solimp[5 * f..5 * f + 5]);
+                    s
+                },
+                [
+                    m.flex_friction[3 * f],
+                    m.flex_friction[3 * f + 1],
+                    m.flex_friction[3 * f + 2],
+                ],
+            )
+        }
+    };
+    let (p1, c1, mix1, r1, i1, fr1) = side(g1, f1);
+    let (p2, c2, mix2, r2, i2, fr2) = side(g2, f2);
+    let (condim, solref, solimp, fri);
+    if p1 > p2 {
+        (condim, solref, solimp, fri) = (c1, r1, i1, fr1);
+    } else if p1 < p2 {
+        (condim, solref, solimp, fri) = (c2, r2, i2, fr2);
+    } else {
+        condim = c1.max(c2);
+        let mix = if mix1 >= MINVAL && mix2 >= MINVAL {
+            mix1 / (mix1 + mix2)
+        } else if mix1 < MINVAL && mix2 < MINVAL {
+            0.5
+        } else if mix1 < MINVAL {
+            0.0
+        } else {
+            1.0
+        };
+        let mut r = [0.0; 2];
+        for k in 0..2 {
+            r[k] = if r1[0] > 0.0 && r2[0] > 0.0 {
+                mix * r1[k] + (1.0 - mix) * r2[k]
+            } else {
+                r1[k].min(r2[k])
+            };
+        }
+        solref = r;
+        let mut im = [0.0; 5];
+        for k in 0..5 {
+            im[k] = mix * i1[k] + (1.0 - mix) * i2[k];
+        }
+        solimp = im;
+        fri = [fr1[0].max(fr2[0]), fr1[1].max(fr2[1]), fr1[2].max(fr2[2])];
+    }
+    Params {
+        condim,
+        solref,
+        solimp,
+        friction: [fri[0], fri[0], fri[1], fri[2], fri[2]],
+    }
+}
+
+/// Completes a contact frame from its normal (row 0) and optional tangent (row 1)
+/// (`mju_makeFrame`).
+pub fn make_frame(frame: &mut [f64; 9]) {
+    let mut x = [frame[0], frame[1], frame[2]];
+    normalize3(&mut x);
+    let mut y = [frame[3], frame[4], frame[5]];
+    if dot3(&y, &y) < 0.25 {
+        y = if frame[1] < 0.5 && frame[1] > -0.5 {
+            [0.0, 1.0, 0.0]
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+    }
+    let t = scl3(&x, dot3(&x, &y));
+    y = sub3(&y, &t);
+    normalize3(&mut y);
+    let z = cross(&x, &y);
+    frame[..3].copy_from_slice(&x);
+    frame[3..6].copy_from_slice(&y);
+    frame[6..].copy_from_slice(&z);
+}
+
+/// Appends a contact with its parameters (`mj_setContact` + `mj_addContact`); false when the
+/// buffer is full (the warning is raised once per step).
+pub(crate) fn add_contact(
+    m: &Model,
+    d: &mut Data,
+    pc: &PreContact,
+    p: &Params,
+    margin: f64,
+    ids: ([i32; 2], [i32; 2], [i32; 2], [i32; 2]),
+) -> bool {
+    if d.ncon >= d.maxcon {
+        d.warn(Warning::ContactFull, d.ncon as i32);
+        return false;
+    }
+    let o = &m.opt;
+    let over = o.enabled(enable::OVERRIDE);
+    let c = &mut d.contact[d.ncon];
+    *c = Contact::default();
+    c.dist = pc.dist;
+    c.pos = pc.pos;
+    c.frame[..3].copy_from_slice(&pc.normal);
+    c.frame[3..6].copy_from_slice(&pc.tangent);
+    make_frame(&mut c.frame);
+    c.dim = p.condim;
+    c.includemargin = margin;
+    c.solref = if over { o.o_solref } else { p.solref };
+    c.solreffriction = [0.0; 2];
+    c.solimp = if over { o.o_solimp } else { p.solimp };
+    c.friction = if over { o.o_friction } else { p.friction };
+    c.exclude = (c.dist >= margin) as i32;
+    c.geom = ids.0;
+    c.flex = ids.1;
+    c.elem = ids.2;
+    c.vert = ids.3;
+    c.efc_address = -1;
+    d.ncon += 1;
+    true
+}
+
+fn bitmask_reject(t1: i32, a1: i32, t2: i32, a2: i32) -> bool {
+    (t1 & a2) == 0 && (t2 & a1) == 0
+}
+
+/// Contact type and affinity of a body (union of its geoms) or flex.
+fn bf_bits(m: &Model, bf: usize) -> (i32, i32) {
+    if bf < m.nbody {
+        let (mut t, mut a) = (0, 0);
+        let g0 = m.body_geomadr[bf].max(0) as usize;
+        for g in g0..g0 + m.body_geomnum[bf] as usize {
+            t |= m.geom_contype[g];
+            a |= m.geom_conaffinity[g];
+        }
+        (t, a)
+    } else {
+        let f = bf - m.nbody;
+        (m.flex_contype[f], m.flex_conaffinity[f])
+    }
+}
+
+/// Whether a body pair is discarded by the weld/parent rules (`filterBodyPair`).
+fn filter_body_pair(m: &Model, b1: usize, b2: usize) -> bool {
+    let w1 = m.body_weldid[b1] as usize;
+    let w2 = m.body_weldid[b2] as usize;
+    if w1 == w2 {
+        return true;
+    }
+    let d1 = m.body_dofnum[w1];
+    let d2 = m.body_dofnum[w2];
+    if d1 == 0 && d2 == 0 {
+        return true;
+    }
+    let p1 = m.body_weldid[m.body_parentid[w1] as usize] as usize;
+    let p2 = m.body_weldid[m.body_parentid[w2] as usize] as usize;
+    !m.opt.disabled(disable::FILTERPARENT) && w1 != 0 && w2 != 0 && (w1 == p2 || w2 == p1)
+}
+
+/// World-aligned box of a body's geoms or a flex's vertices, inflated by margins.
+fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    if bf < m.nbody {
+        let g0 = m.body_geomadr[bf].max(0) as usize;
+        for g in g0..g0 + m.body_geomnum[bf] as usize {
+            let r = m.geom_rbound[g];
+            if m.geom_type[g] == geom::PLANE || r <= 0.0 {
+                return [
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                ];
+            }
+            let r = r + m.geom_margin[g] + m.geom_gap[g];
+            for k in 0..3 {
+                lo[k] = lo[k].min(d.a.geom_xpos[3 * g + k] - r);
+                hi[k] = hi[k].max(d.a.geom_xpos[3 * g + k] + r);
+            }
+        }
+    } else {
+        let f = bf - m.nbody;
+        let r = m.flex_radius[f] + m.flex_margin[f] + m.flex_gap[f];
+        let va = m.flex_vertadr[f] as usize;
+        for v in va..va + m.flex_vertnum[f] as usize {
+            for k in 0..3 {
+                lo[k] = lo[k].min(d.a.flexvert_xpos[3 * v + k] - r);
+                hi[k] = hi[k].max(d.a.flexvert_xpos[3 * v + k] + r);
+            }
+        }
+    }
+    [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]]
+}
+
+fn boxes_overlap(a: &[f64; 6], b: &[f64; 6], margin: f64) -> bool {
+    (0..3).all(|k| a[k] - margin <= b[3 + k] && b[k] - margin <= a[3 + k])
+}
+
+/// Detects all contacts of the current configuration.
+pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
+    d.ncon = 0;
+    let nbf = m.nbody + m.nflex;
+    if m.opt.disabled(disable::CONSTRAINT) || m.opt.disabled(disable::CONTACT) || nbf < 2 {
+        return;
+    }
+    let cs = &mut s.collision;
+    // broad phase: every collidable body/flex pair whose boxes overlap, in signature order
+    for bf in 0..nbf {
+        cs.bf_box[bf] = bf_aabb(m, d, bf);
+    }
+    cs.bf_pairs.clear();
+    for bf1 in 0..nbf {
+        let (t1, a1) = bf_bits(m, bf1);
+        if t1 == 0 && a1 == 0 {
+            continue;
+        }
+        for bf2 in bf1 + 1..nbf {
+            let (t2, a2) = bf_bits(m, bf2);
+            if bitmask_reject(t1, a1, t2, a2) {
+                continue;
+            }
+            if bf2 < m.nbody && filter_body_pair(m, bf1, bf2) {
+                continue;
+            }
+            if !boxes_overlap(&cs.bf_box[bf1], &cs.bf_box[bf2], 0.0) {
+                continue;
+            }
+            let sig = ((bf1 as i32) << 16) + bf2 as i32;
+            if m.exclude_signature.contains(&sig) {
+                continue;
+            }
+            cs.bf_pairs.push((bf1, bf2));
+        }
+    }
+    let pairs = std::mem::take(&mut cs.bf_pairs);
+    for &(bf1, bf2) in &pairs {
+        if bf2 < m.nbody {
+            let (a0, an) = (m.body_geomadr[bf1], m.body_geomnum[bf1]);
+            let (b0, bn) = (m.body_geomadr[bf2], m.body_geomnum[bf2]);
+            if a0 < 0 || b0 < 0 {
+                continue;
+            }
+            for g1 in a0 as usize..(a0 + an) as usize {
+                for g2 in b0 as usize..(b0 + bn) as usize {
+                    geom_geom(m, d, s, g1, g2);
+                }
+            }
+        } else if bf1 < m.nbody {
+            let f = bf2 - m.nbody;
+            let (a0, an) = (m.body_geomadr[bf1], m.body_geomnum[bf1]);
+            if a0 < 0 {
+                continue;
+            }
+            for g in a0 as usize..(a0 + an) as usize {
+                if bitmask_reject(
+                    m.geom_contype[g],
+                    m.geom_conaffinity[g],
+                    m.flex_contype[f],
+                    m.flex_conaffinity[f],
+                ) {
+                    continue;
+                }
+                let before = d.ncon;
+                if m.geom_type[g] == geom::PLANE {
+                    flex::plane_flex(m, d, &mut s.collision, g, f);
+                } else {
+                    flex::geom_flex(m, d, &mut s.collision, g, f);
+                }
+                filter_flex_contacts(d, &mut s.collision, before);
+            }
+        } else {
+            let (f1, f2) = (bf1 - m.nbody, bf2 - m.nbody);
+            let before = d.ncon;
+            flex::flex_flex(m, d, &mut s.collision, f1, f2);
+            filter_flex_contacts(d, &mut s.collision, before);
+        }
+    }
+    s.collision.bf_pairs = pairs;
+    for f in 0..m.nflex {
+        if m.flex_rigid[f] != 0 || (m.flex_contype[f] & m.flex_conaffinity[f]) == 0 {
+            continue;
+        }
+        if m.flex_selfcollide[f] == 0 {
+            continue;
+        }
+        let before = d.ncon;
+        flex::self_collide(m, d, &mut s.collision, f);
+        filter_flex_contacts(d, &mut s.collision, before);
+    }
+}
+
+/// Keeps at most `MAX_CON_PAIR` of the contacts added since `before`, by farthest-point
+/// sampling from the deepest (`filterFlexContacts`).
+fn filter_flex_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) {
+    let n = d.ncon - before;
+    if n <= MAX_CON_PAIR {
+        return;
+    }
+    let con = &mut d.contact[before..d.ncon];
+    let selected = &mut cs.selected[..n];
+    let min_dist = &mut cs.min_dist[..n];
+    selected.fill(false);
+    min_dist.fill(MAXVAL);
+    let mut best: i64 = 0;
+    let mut bestdist = -con[0].dist;
+    for (i, c) in con.iter().enumerate().skip(1) {
+        if -c.dist > bestdist {
+            bestdist = -c.dist;
+            best = i as i64;
+        }
+    }
+    let mut nsel = 0;
+    while nsel < MAX_CON_PAIR && best >= 0 {
+        let b = best as usize;
+        selected[b] = true;
+        let bp = con[b].pos;
+        let mut next: i64 = -1;
+        let mut nextd = -1.0;
+        for i in 0..n {
+            if selected[i] {
+                continue;
+            }
+            let dx = con[i].pos[0] - bp[0];
+            let dy = con[i].pos[1] - bp[1];
+            let dz = con[i].pos[2] - bp[2];
+            let d2 = dx * dx + dy * dy + dz * dz;
+            if d2 < min_dist[i] {
+                min_dist[i] = d2;
+            }
+            if min_dist[i] > nextd {
+                nextd = min_dist[i];
+                next = i as i64;
+            }
+        }
+        if nsel < MAX_CON_PAIR - 1 {
+            con.swap(nsel, b);
+            selected.swap(nsel, b);
+            min_dist.swap(nsel, b);
+            if next == nsel as i64 {
+                next = b as i64;
+            }
+        }
+        nsel += 1;
+        best = next;
+    }
+    d.ncon = before + nsel;
+}
+
+/// The convex description of a geom for GJK/EPA.
+pub(crate) fn geom_shape<'a>(m: &'a Model, d: &Data, g: usize) -> Shape<'a> {
+    let c = [
+        d.a.geom_xpos[3 * g],
+        d.a.geom_xpos[3 * g + 1],
+        d.a.geom_xpos[3 * g + 2],
+    ];
+    let mut mat = [0.0; 9];
+    mat.copy_from_slice(&d.a.geom_xmat[9 * g..9 * g + 9]);
+    let size = [
+        m.geom_size[3 * g],
+        m.geom_size[3 * g + 1],
+        m.geom_size[3 * g + 2],
+    ];
+    match m.geom_type[g] {
+        geom::SPHERE => Shape {
+            core: Core::Points { p: [c; 4], n: 1 },
+            radius: size[0],
+        },
+        geom::CAPSULE => {
+            let ax = [mat[2] * size[1], mat[5] * size[1], mat[8] * size[1]];
+            Shape {
+                core: Core::Points {
+                    p: [add3(&c, &ax), sub3(&c, &ax), c, c],
+                    n: 2,
+                },
+                radius: size[0],
+            }
+        }
+        geom::ELLIPSOID => Shape {
+            core: Core::Ellipsoid { c, mat, size },
+            radius: 0.0,
+        },
+        geom::CYLINDER => Shape {
+            core: Core::Cylinder {
+                c,
+                mat,
+                r: size[0],
+                h: size[1],
+            },
+            radius: 0.0,
+        },
+        geom::MESH => {
+            let id = m.geom_dataid[g];
+            let vert = if id >= 0 {
+                let a = m.mesh_vertadr[id as usize] as usize;
+                let n = m.mesh_vertnum[id as usize] as usize;
+                &m.mesh_vert[3 * a..3 * (a + n)]
+            } else {
+                &m.mesh_vert[0..0]
+            };
+            Shape {
+                core: Core::Mesh { c, mat, vert },
+                radius: 0.0,
+            }
+        }
+        _ => Shape {
+            core: Core::Box { c, mat, size },
+            radius: 0.0,
+        },
+    }
+}
+
+/// One geom pair (`filterCollisionPair` + the collision table).
+fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
+    let (g1, g2) = if m.geom_type[ga] > m.geom_type[gb] {
+        (gb, ga)
+    } else {
+        (ga, gb)
+    };
+    if bitmask_reject(
+        m.geom_contype[g1],
+        m.geom_conaffinity[g1],
+        m.geom_contype[g2],
+        m.geom_conaffinity[g2],
+    ) {
+        return;
+    }
+    let margin = assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]);
+    let gap = m.geom_gap[g1] + m.geom_gap[g2];
+    let (t1, t2) = (m.geom_type[g1], m.geom_type[g2]);
+    // bounding-sphere filter
+    let p1 = &d.a.geom_xpos[3 * g1..3 * g1 + 3];
+    let p2 = &d.a.geom_xpos[3 * g2..3 * g2 + 3];
+    let (r1, r2) = (m.geom_rbound[g1], m.geom_rbound[g2]);
+    if r1 > 0.0 && r2 > 0.0 {
+        let dd = sub3(&[p1[0], p1[1], p1[2]], &[p2[0], p2[1], p2[2]]);
+        let b = r1 + r2 + margin + gap;
+        if dot3(&dd, &dd) > b * b {
+            return;
+        }
+    } else if t1 == geom::PLANE && r2 > 0.0 {
+        let n = [
+            d.a.geom_xmat[9 * g1 + 2],
+            d.a.geom_xmat[9 * g1 + 5],
+            d.a.geom_xmat[9 * g1 + 8],
+        ];
+        let dd = sub3(&[p2[0], p2[1], p2[2]], &[p1[0], p1[1], p1[2]]);
+        if dot3(&dd, &n) > margin + gap + r2 {
+            return;
+        }
+    }
+    if t1 == geom::PLANE && t2 == geom::PLANE {
+        return;
+    }
+    let cs = &mut s.collision;
+    cs.pre.clear();
+    let mg = margin + gap;
+    let (x1, x2) = (
+        &d.a.geom_xmat[9 * g1..9 * g1 + 9],
+        &d.a.geom_xmat[9 * g2..9 * g2 + 9],
+    );
+    let s1 = &m.geom_size[3 * g1..3 * g1 + 3];
+    let s2 = &m.geom_size[3 * g2..3 * g2 + 3];
+    use primitive::*;
+    let out = &mut cs.pre;
+    match (t1, t2) {
+        (geom::PLANE, geom::SPHERE) => {
+            plane_sphere(out, mg, p1, x1, p2, s2[0]);
+        }
+        (geom::PLANE, geom::CAPSULE) => {
+            plane_capsule(out, mg, p1, x1, p2, x2, s2);
+        }
+        (geom::PLANE, geom::CYLINDER) => {
+            plane_cylinder(out, mg, p1, x1, p2, x2, s2);
+        }
+        (geom::PLANE, geom::BOX) => {
+            plane_box(out, mg, p1, x1, p2, x2, s2);
+        }
+        (geom::PLANE, _) => {
+            // deepest support point of the convex geom below the plane
+            let n = [x1[2], x1[5], x1[8]];
+            let sh = geom_shape(m, d, g2);
+            let sp = sh.core.support(&scl3(&n, -1.0));
+            let sp = add3(&sp, &scl3(&n, -sh.radius));
+            let dist = dot3(&sub3(&sp, &[p1[0], p1[1], p1[2]]), &n);
+            if dist <= mg {
+                out.push(PreContact::new(dist, add3(&sp, &scl3(&n, -dist / 2.0)), n));
+            }
+        }
+        (geom::SPHERE, geom::SPHERE) => {
+            sphere_sphere(out, mg, p1, x1, s1[0], p2, x2, s2[0]);
+        }
+        (geom::SPHERE, geom::CAPSULE) => {
+            sphere_capsule(out, mg, p1, x1, s1[0], p2, x2, s2);
+        }
+        (geom::SPHERE, geom::CYLINDER) => {
+            sphere_cylinder(out, mg, p1, x1, s1[0], p2, x2, s2);
+        }
+        (geom::CAPSULE, geom::CAPSULE) => {
+            capsule_capsule(out, mg, p1, x1, s1, p2, x2, s2);
+        }
+        _ => {
+            let a = geom_shape(m, d, g1);
+            let b = geom_shape(m, d, g2);
+            convex::collide(
+                &mut cs.epa,
+                out,
+                mg,
+                &a,
+                &b,
+                m.opt.ccd_iterations.max(1) as usize,
+                m.opt.ccd_tolerance,
+            );
+        }
+    }
+    if cs.pre.is_empty() {
+        return;
+    }
+    let p = contact_param(m, g1 as i32, g2 as i32, -1, -1);
+    let pre = std::mem::take(&mut cs.pre);
+    for pc in &pre {
+        let ids = ([g1 as i32, g2 as i32], [-1, -1], [-1, -1], [-1, -1]);
+        if !add_contact(m, d, pc, &p, margin, ids) {
+            break;
+        }
+    }
+    s.collision.pre = pre;
+}
