@@ -13,6 +13,7 @@ pub mod data;
 pub mod engine;
 pub mod error;
 pub mod fields;
+pub mod lessons;
 pub mod math;
 pub mod mjcf;
 pub mod model;
