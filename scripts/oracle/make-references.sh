@@ -11,7 +11,7 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mujoco; assert
 fi
 mkdir -p crate/tests/reference
 only="${1:-}"
-grep -v '^#' scripts/oracle/references.txt | while IFS='|' read -r name model steps every _p _v _f extra; do
+grep -v '^#' scripts/oracle/references.txt | while IFS='|' read -r name model steps every _p _v _f extra _check; do
   name=$(echo "$name" | xargs); model=$(echo "$model" | xargs)
   [ -z "$name" ] && continue
   if [ -n "$only" ] && [ "$only" != "$name" ]; then continue; fi

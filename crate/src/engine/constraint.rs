@@ -329,6 +329,39 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
     ok
 }
 
+/// Builds the translational normal row `frame[0:3]·J` of contact `c` in `rs` (sorted dofs in
+/// `rs.touched`, values in `rs.rows`); returns its length. Used by the passive contact path.
+pub fn normal_row(m: &Model, d: &Data, rs: &mut RowScratch, c: &crate::data::Contact) -> usize {
+    let nv = m.nv;
+    rs.clear(nv);
+    let mut wb = std::mem::take(&mut rs.wbody);
+    let mut wv = std::mem::take(&mut rs.wvert);
+    contact_bodies(m, d, c, &mut wb, &mut wv);
+    for &(b, w) in &wb {
+        rs.add_body(m, d, b, &c.pos, w, false);
+    }
+    rs.wbody = wb;
+    rs.wvert = wv;
+    rs.touched.sort_unstable();
+    let n = rs.touched.len();
+    for (k, &col) in rs.touched.iter().enumerate() {
+        rs.rows[k] = c.frame[0] * rs.jp[col]
+            + c.frame[1] * rs.jp[nv + col]
+            + c.frame[2] * rs.jp[2 * nv + col];
+    }
+    n
+}
+
+/// The dofs and values of the row [`normal_row`] built.
+pub fn normal_row_values(rs: &RowScratch, n: usize) -> (&[usize], &[f64]) {
+    (&rs.touched[..n], &rs.rows[..n])
+}
+
+/// Clears the accumulators after [`normal_row`].
+pub fn clear_row(rs: &mut RowScratch, nv: usize) {
+    rs.clear(nv);
+}
+
 /// World anchors of a connect/weld equality on bodies.
 fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
     let data = &m.eq_data[11 * i..11 * i + 11];
@@ -621,6 +654,27 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
             }
         }
     }
+    // passive flex contacts (mj_nc): flex–flex, or flex against a static geom
+    for i in 0..d.ncon {
+        let c = &d.contact[i];
+        if c.exclude != 0 {
+            continue;
+        }
+        let passive =
+            |f: i32| f >= 0 && crate::compile::checks::flex_contact_possible(m, f as usize);
+        if !(passive(c.flex[0]) || passive(c.flex[1])) {
+            continue;
+        }
+        let static_side = |side: usize| {
+            c.flex[side] >= 0
+                || (c.geom[side] >= 0
+                    && m.body_weldid[m.geom_bodyid[c.geom[side] as usize] as usize] == 0)
+        };
+        if static_side(0) && static_side(1) {
+            d.contact[i].exclude = 4;
+            d.contact[i].efc_address = -1;
+        }
+    }
     if ok && !m.opt.disabled(disable::CONTACT) {
         for i in 0..d.ncon {
             if d.contact[i].exclude != 0 {
@@ -826,6 +880,8 @@ fn impedance(solimp: &[f64; 5], pos: f64, margin: f64) -> (f64, f64) {
 /// `efc_R`, `efc_D`, `efc_KBIP` and the adjusted `efc_diagApprox` (`mj_makeImpedance`).
 fn make_impedance(m: &Model, d: &mut Data) {
     let nefc = d.nefc;
+    let discrete = m.opt.integrator == Integrator::Discrete;
+    let h = m.opt.timestep;
     let mut i = 0;
     while i < nefc {
         let (solref, fric, solimp) = sol_params(m, d, i);
@@ -864,6 +920,11 @@ fn make_impedance(m: &Model, d: &mut Data) {
             d.a.efc_KBIP[4 * r + 1] = b;
             d.a.efc_KBIP[4 * r + 2] = imp;
             d.a.efc_KBIP[4 * r + 3] = impp;
+            if discrete {
+                // end-of-step spring-damper: the row's compliance shrinks by 1 + hB + h²KI;
+                // friction rows of a contact then take the normal row's scaled value below
+                d.a.efc_R[r] /= 1.0 + h * b + h * h * k * imp;
+            }
         }
         i += dim;
     }
@@ -894,16 +955,9 @@ fn make_impedance(m: &Model, d: &mut Data) {
             i += 1;
         }
     }
-    let discrete = m.opt.integrator == Integrator::Discrete;
-    let h = m.opt.timestep;
     for i in 0..nefc {
-        let kbip = &d.a.efc_KBIP[4 * i..4 * i + 4];
-        d.a.efc_diagApprox[i] = d.a.efc_R[i] * kbip[2] / (1.0 - kbip[2]);
-        if discrete {
-            // end-of-step spring-damper: the row's compliance shrinks by 1 + hB + h²KI
-            let den = 1.0 + h * kbip[1] + h * h * kbip[0] * kbip[2];
-            d.a.efc_R[i] /= den;
-        }
+        let imp = d.a.efc_KBIP[4 * i + 2];
+        d.a.efc_diagApprox[i] = d.a.efc_R[i] * imp / (1.0 - imp);
         d.a.efc_D[i] = 1.0 / d.a.efc_R[i];
     }
 }

@@ -695,4 +695,11 @@ pub fn interp(
 }
 
 /// Passive penalty contact forces (added with the contact stage).
-pub fn contact_passive(_m: &Model, _d: &mut Data, _s: &mut Scratch) {}
+pub fn contact_passive(m: &Model, d: &mut Data, s: &mut Scratch) {
+    if m.opt.disabled(crate::model::disable::CONTACT) || s.metric.con.is_empty() {
+        return;
+    }
+    let mut q = std::mem::take(&mut d.a.qfrc_spring);
+    super::metric::passive_contact_force(s, &mut q);
+    d.a.qfrc_spring = q;
+}

@@ -43,6 +43,11 @@ pub struct MetricState {
     pub block_dof: Vec<usize>,
     /// Number of covered triples (`nefmdof`).
     pub nblock: usize,
+    /// Passive flex contact rows (`efm_con_*`): per row the contact id, the metric scale
+    /// `h²·k`, the normal force `−k·min(dist, 0)` (N) and its slice of `con_ind`/`con_val`.
+    pub con: Vec<PassiveRow>,
+    pub con_ind: Vec<usize>,
+    pub con_val: Vec<f64>,
     /// PCG iterations of the last smooth solve, and its relative residual.
     pub iterations: usize,
     pub residual: f64,
@@ -55,6 +60,19 @@ pub struct MetricState {
     gr: Vec<f64>,
     slot: Vec<i32>,
 }
+
+/// One passive-contact row of the metric (MuJoCo's packed `efm_con` row).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PassiveRow {
+    pub contact: usize,
+    pub scale: f64,
+    pub force: f64,
+    pub adr: usize,
+    pub nnz: usize,
+}
+
+/// `mjFLEXCONTACT_OMEGA2`: squared natural frequency of the passive contact penalty (1/s²).
+pub const PASSIVE_OMEGA2: f64 = 5e7;
 
 impl MetricState {
     pub fn new(m: &Model) -> Self {
@@ -76,6 +94,9 @@ impl MetricState {
             blocks: vec![0.0; 9 * nslot],
             block_dof: vec![0; nslot],
             nblock: 0,
+            con: Vec::with_capacity(64),
+            con_ind: Vec::with_capacity(64 * 12),
+            con_val: Vec::with_capacity(64 * 12),
             iterations: 0,
             residual: 0.0,
             r: vec![0.0; nv],
@@ -143,6 +164,14 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
         ms.flex_scale[f] = s1 + s2 * m.flex_damping[f];
     }
 
+    ms.con.clear();
+    ms.con_ind.clear();
+    ms.con_val.clear();
+    if !m.opt.disabled(disable::SPRING) || damper {
+        contact_rows(m, d, s, h * h);
+    }
+    let ms = &mut s.metric;
+
     // MuJoCo assembles (and blocks) the simple flexes when any of them has stretch stiffness or
     // passive contact, and under Newton whenever one has any stiffness
     let stretch = |f: usize| {
@@ -157,6 +186,98 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
         return;
     }
     let _ = build_blocks(m, d, s);
+}
+
+/// Point mass of a flex vertex: the diagonal of M at its body's first dof when that body has
+/// exactly three dofs, else 0 (`mjd_flexVertMass`).
+fn vert_mass(m: &Model, d: &Data, v: usize) -> f64 {
+    let b = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+    if m.body_dofnum[b] != 3 {
+        return 0.0;
+    }
+    let i = m.body_dofadr[b] as usize;
+    d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize]
+}
+
+/// Passive contact stiffness `k = ω²·m_min` over the participating vertices (N/m).
+fn contact_stiffness(m: &Model, d: &Data, c: &crate::data::Contact) -> f64 {
+    let mut mmin = f64::INFINITY;
+    for side in 0..2 {
+        if c.flex[side] < 0 {
+            continue;
+        }
+        let f = c.flex[side] as usize;
+        let va = m.flex_vertadr[f] as usize;
+        let mut visit = |v: usize| {
+            let mv = vert_mass(m, d, va + v);
+            if mv > 0.0 && mv < mmin {
+                mmin = mv;
+            }
+        };
+        if c.vert[side] >= 0 {
+            visit(c.vert[side] as usize);
+        } else if c.elem[side] >= 0 {
+            let dim = m.flex_dim[f] as usize;
+            let ea = m.flex_elemdataadr[f] as usize + c.elem[side] as usize * (dim + 1);
+            for k in 0..=dim {
+                visit(m.flex_elem[ea + k] as usize);
+            }
+        }
+    }
+    if mmin.is_finite() {
+        PASSIVE_OMEGA2 * mmin
+    } else {
+        0.0
+    }
+}
+
+/// Publishes the normal rows of passive contacts (`effContactBuild`).
+fn contact_rows(m: &Model, d: &mut Data, s: &mut Scratch, scale: f64) {
+    if d.ncon == 0 || !(0..m.nflex).any(|f| flex_contact_possible(m, f)) {
+        return;
+    }
+    let nv = m.nv;
+    let mut rs = std::mem::take(&mut s.rows);
+    for i in 0..d.ncon {
+        if d.contact[i].exclude != 4 {
+            continue;
+        }
+        let c = d.contact[i];
+        let k = contact_stiffness(m, d, &c);
+        if k <= 0.0 {
+            continue;
+        }
+        let n = super::constraint::normal_row(m, d, &mut rs, &c);
+        if n == 0 {
+            d.contact[i].exclude = 3;
+            continue;
+        }
+        let ms = &mut s.metric;
+        let adr = ms.con_ind.len();
+        let (ind, val) = super::constraint::normal_row_values(&rs, n);
+        ms.con_ind.extend_from_slice(ind);
+        ms.con_val.extend_from_slice(val);
+        let residual = c.dist.min(0.0);
+        ms.con.push(PassiveRow {
+            contact: i,
+            scale: scale * k,
+            force: -k * residual,
+            adr,
+            nnz: n,
+        });
+        super::constraint::clear_row(&mut rs, nv);
+    }
+    s.rows = rs;
+}
+
+/// Adds the passive contact forces to `qfrc_spring` (`mj_contactPassive`).
+pub fn passive_contact_force(s: &Scratch, qfrc: &mut [f64]) {
+    let ms = &s.metric;
+    for r in &ms.con {
+        for k in 0..r.nnz {
+            qfrc[ms.con_ind[r.adr + k]] += r.force * ms.con_val[r.adr + k];
+        }
+    }
 }
 
 /// Raw 3×3 diagonal blocks of `M + Σ scale·K` for the slide triples of simple stiff flexes.
@@ -406,6 +527,16 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     let ms = &mut s.metric;
+    for r in &ms.con {
+        let mut dotv = 0.0;
+        for k in 0..r.nnz {
+            dotv += ms.con_val[r.adr + k] * d.a.qvel[ms.con_ind[r.adr + k]];
+        }
+        dotv *= -r.scale / h;
+        for k in 0..r.nnz {
+            c[ms.con_ind[r.adr + k]] += dotv * ms.con_val[r.adr + k];
+        }
+    }
     if ms.has_diag {
         let damper = !m.opt.disabled(disable::DAMPER);
         for i in 0..m.nv {
@@ -435,6 +566,16 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
     if ms.has_diag {
         for i in 0..m.nv {
             res[i] += ms.efm_diag[i] * vec[i];
+        }
+    }
+    for r in &ms.con {
+        let mut dotv = 0.0;
+        for k in 0..r.nnz {
+            dotv += ms.con_val[r.adr + k] * vec[ms.con_ind[r.adr + k]];
+        }
+        dotv *= r.scale;
+        for k in 0..r.nnz {
+            res[ms.con_ind[r.adr + k]] += dotv * ms.con_val[r.adr + k];
         }
     }
     for f in 0..m.nflex {
@@ -571,11 +712,26 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// the simple flexes in the metric (both triangles of off-diagonal blocks), for solvers that
 /// need the stiffness as a matrix (Newton).
 pub fn for_each_flex_entry(
+    // stiffness of the simple flexes and the passive-contact rank-1 terms
     m: &Model,
     d: &Data,
     s: &mut Scratch,
     emit: &mut dyn FnMut(usize, usize, f64),
 ) {
+    {
+        let ms = &s.metric;
+        for r in &ms.con {
+            for p in 0..r.nnz {
+                for q in 0..r.nnz {
+                    emit(
+                        ms.con_ind[r.adr + p],
+                        ms.con_ind[r.adr + q],
+                        r.scale * ms.con_val[r.adr + p] * ms.con_val[r.adr + q],
+                    );
+                }
+            }
+        }
+    }
     for f in 0..m.nflex {
         if !s.metric.flex_on[f] || !flex_simple(m, f) {
             continue;

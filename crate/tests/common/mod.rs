@@ -27,6 +27,8 @@ pub struct RefCase {
     pub vel_tol: f64,
     pub force_tol: f64,
     pub elastic3d: Vec<(String, i32)>,
+    /// `Some(T)`: compare per-frame vertex statistics within T metres instead of every frame.
+    pub stat: Option<f64>,
 }
 
 /// The cases of `scripts/oracle/references.txt`.
@@ -61,6 +63,10 @@ pub fn manifest() -> Vec<RefCase> {
         } else {
             repo().join(model)
         };
+        let stat = f
+            .get(8)
+            .and_then(|c| c.strip_prefix("stat:"))
+            .map(|t| t.trim().parse().expect("stat tolerance"));
         out.push(RefCase {
             name: f[0].to_string(),
             model,
@@ -70,6 +76,7 @@ pub fn manifest() -> Vec<RefCase> {
             vel_tol: f[5].parse().unwrap(),
             force_tol: f[6].parse().unwrap(),
             elastic3d,
+            stat,
         });
     }
     out
@@ -181,4 +188,42 @@ pub fn compare(
         }
     }
     ag
+}
+
+/// Worst per-frame difference of the mean vertex position and the lowest vertex height.
+pub fn stat_difference(reference: &serde_json::Value, candidate: &serde_json::Value) -> f64 {
+    let rf = reference["frames"].as_array().unwrap();
+    let cf = candidate["frames"].as_array().unwrap();
+    let mut worst: f64 = 0.0;
+    for f in rf {
+        let step = f["step"].as_u64();
+        let Some(c) = cf.iter().find(|c| c["step"].as_u64() == step) else {
+            return f64::INFINITY;
+        };
+        let (a, b) = (arr(f, "flexvert_xpos"), arr(c, "flexvert_xpos"));
+        if a.len() != b.len() || a.is_empty() {
+            return f64::INFINITY;
+        }
+        let n = (a.len() / 3) as f64;
+        for k in 0..3 {
+            let ma: f64 = a.iter().skip(k).step_by(3).sum::<f64>() / n;
+            let mb: f64 = b.iter().skip(k).step_by(3).sum::<f64>() / n;
+            worst = worst.max((ma - mb).abs());
+        }
+        let za = a
+            .iter()
+            .skip(2)
+            .step_by(3)
+            .fold(f64::INFINITY, |m, &z| m.min(z));
+        let zb = b
+            .iter()
+            .skip(2)
+            .step_by(3)
+            .fold(f64::INFINITY, |m, &z| m.min(z));
+        worst = worst.max((za - zb).abs());
+        if !worst.is_finite() {
+            return f64::INFINITY;
+        }
+    }
+    worst
 }
