@@ -24,6 +24,9 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+/// Numbers per contact in [`Scene::contacts`].
+const CONTACT_STRIDE: usize = 18;
+
 /// Most steps one call may take, so a script cannot hang the worker.
 const MAX_STEPS_PER_CALL: u32 = 100_000;
 
@@ -279,6 +282,42 @@ impl Scene {
     /// Number of constraint rows.
     pub fn nefc(&self) -> u32 {
         self.data.nefc as u32
+    }
+
+    /// Energies (J) of the current state: MuJoCo's potential and kinetic (`mj_energyPos`,
+    /// `mj_energyVel`, computed now whatever the `energy` flag), then the elastic energy of each
+    /// flex (stretch and bending), which MuJoCo's `energy` leaves out.
+    pub fn energies(&mut self) -> Vec<f64> {
+        crate::engine::energy::energy(&self.model, &mut self.data);
+        let mut out = vec![self.data.energy[0], self.data.energy[1]];
+        for f in 0..self.model.nflex {
+            out.push(crate::engine::elastic::elastic_energy(
+                &self.model,
+                &self.data,
+                f,
+            ));
+        }
+        out
+    }
+
+    /// The detected contacts (`mjData.contact[:ncon]`), `CONTACT_STRIDE` (18) numbers each:
+    /// dist, pos (3), frame row 0 = normal (3), geom (2), flex (2), elem (2), vert (2), dim,
+    /// exclude, efc_address.
+    pub fn contacts(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.data.ncon * CONTACT_STRIDE);
+        for c in &self.data.contact[..self.data.ncon.min(self.data.contact.len())] {
+            out.push(c.dist);
+            out.extend_from_slice(&c.pos);
+            out.extend_from_slice(&c.frame[..3]);
+            for pair in [c.geom, c.flex, c.elem, c.vert] {
+                out.push(pair[0] as f64);
+                out.push(pair[1] as f64);
+            }
+            out.push(c.dim as f64);
+            out.push(c.exclude as f64);
+            out.push(c.efc_address as f64);
+        }
+        out
     }
 }
 

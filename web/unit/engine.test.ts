@@ -1,7 +1,7 @@
 /** The typed engine API in Node: compile, step, zero-copy views, errors. */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FlexScene, loadEngine } from '../src/engine/flexlab';
+import { contactNormalForce, FlexScene, loadEngine } from '../src/engine/flexlab';
 
 const cable = readFileSync(new URL('../../lessons/b6-flex/scenes/cable.xml', import.meta.url), 'utf8');
 
@@ -47,5 +47,29 @@ describe('FlexScene', () => {
     expect(s.fieldCols('flexvert_xpos')).toBe(3);
     expect(() => s.dataField('no_such_field')).toThrow(/no data field/);
     s.dispose();
+  });
+});
+
+describe('energies and contacts', () => {
+  it('reports MuJoCo energies and an empty contact list while contact is off', () => {
+    const s = FlexScene.compile(cable);
+    const e0 = s.energies();
+    expect(e0.length).toBe(2 + s.info.sizes.nflex);
+    expect(e0[1]).toBe(0); // at rest
+    s.step(100);
+    const e1 = s.energies();
+    expect(e1[1]).toBeGreaterThan(0); // falling
+    expect(e1[0]).toBeLessThan(e0[0]); // lower
+    expect(s.contacts()).toEqual([]);
+    expect(s.contactsRaw().length).toBe(0);
+    s.dispose();
+  });
+
+  it('reads normal forces from efc rows as mj_contactForce does', () => {
+    const efc = [1, 2, 3, 4, 5];
+    expect(contactNormalForce(efc, { dim: 1, efc_address: 2 }, true)).toBe(3);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: 0 }, true)).toBe(1 + 2 + 3 + 4);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: 1 }, false)).toBe(2);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: -1 }, true)).toBe(0);
   });
 });

@@ -39,6 +39,55 @@ export interface EngineWarning {
   text: string;
 }
 
+/** One detected contact (MuJoCo's `mjContact`, the fields the lab shows). */
+export interface Contact {
+  /** Signed distance (m); negative is penetration. */
+  dist: number;
+  pos: [number, number, number];
+  /** Row 0 of the contact frame: the normal, from side 0 to side 1. */
+  normal: [number, number, number];
+  geom: [number, number];
+  flex: [number, number];
+  elem: [number, number];
+  vert: [number, number];
+  dim: number;
+  exclude: number;
+  efc_address: number;
+}
+
+/** Numbers per contact in `Scene.contacts()`. */
+export const CONTACT_STRIDE = 18;
+
+/** Decodes contact `o / CONTACT_STRIDE` of a raw contact array. */
+export function decodeContact(r: ArrayLike<number>, o: number): Contact {
+  return {
+    dist: r[o],
+    pos: [r[o + 1], r[o + 2], r[o + 3]],
+    normal: [r[o + 4], r[o + 5], r[o + 6]],
+    geom: [r[o + 7], r[o + 8]],
+    flex: [r[o + 9], r[o + 10]],
+    elem: [r[o + 11], r[o + 12]],
+    vert: [r[o + 13], r[o + 14]],
+    dim: r[o + 15],
+    exclude: r[o + 16],
+    efc_address: r[o + 17],
+  };
+}
+
+/**
+ * The normal force of a contact from the constraint forces, as `mj_contactForce` reads it:
+ * the first row for frictionless and elliptic contacts, the sum of the pyramid's edge forces
+ * for pyramidal ones. 0 for contacts without rows (excluded or passive).
+ */
+export function contactNormalForce(efcForce: ArrayLike<number>, c: Pick<Contact, 'dim' | 'efc_address'>, pyramidal: boolean): number {
+  const a = c.efc_address;
+  if (a < 0 || a >= efcForce.length) return 0;
+  if (!pyramidal || c.dim === 1) return efcForce[a];
+  let f = 0;
+  for (let k = 0; k < 2 * (c.dim - 1) && a + k < efcForce.length; k++) f += efcForce[a + k];
+  return f;
+}
+
 /** Extra files a model refers to (includes, meshes), by the name the MJCF uses. */
 export type ModelFiles = Array<[string, string | Uint8Array]>;
 
@@ -132,6 +181,28 @@ export class FlexScene {
   /** MuJoCo warnings raised so far (bad qacc, too many contacts, …). */
   warnings(): EngineWarning[] {
     return JSON.parse(this.scene.warnings()) as EngineWarning[];
+  }
+
+  /**
+   * Energies (J) of the current state: `[potential, kinetic, elastic of flex 0, flex 1, …]`.
+   * Potential and kinetic are MuJoCo's (`mj_energyPos`/`mj_energyVel`, whatever the `energy`
+   * flag); the elastic energy of each flex (stretch and bending) is the one MuJoCo leaves out.
+   */
+  energies(): Float64Array {
+    return this.scene.energies();
+  }
+
+  /** The detected contacts (`mjData.contact[:ncon]`), decoded. */
+  contacts(): Contact[] {
+    const raw = this.scene.contacts();
+    const out: Contact[] = [];
+    for (let o = 0; o + CONTACT_STRIDE <= raw.length; o += CONTACT_STRIDE) out.push(decodeContact(raw, o));
+    return out;
+  }
+
+  /** The raw contact array, `CONTACT_STRIDE` numbers per contact (see [[decodeContact]]). */
+  contactsRaw(): Float64Array {
+    return this.scene.contacts();
   }
 
   /** Applies a force (N) at a body's centre of mass until cleared. */
