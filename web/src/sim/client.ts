@@ -3,11 +3,21 @@
  * panic), it is restarted and the last scene reloaded, so the tab never stays dead.
  */
 import type { ModelFiles, ModelInfo } from '../engine/flexlab';
-import type { FrameStats, FromWorker, Topology, ToWorker } from './protocol';
+import type { DragSpec, FrameStats, FromWorker, Topology, ToWorker } from './protocol';
 
 export interface LoadedScene {
   info: ModelInfo;
   topology: Topology;
+  /** Names of every model and data array the engine offers. */
+  fields: { model: string[]; data: string[] };
+}
+
+/** A field read from the worker: values (copied), values per row, and where it lives. */
+export interface FieldResult {
+  values: Float64Array | null;
+  cols: number;
+  kind: 'model' | 'data' | 'contact';
+  error?: string;
 }
 
 export interface SimEvents {
@@ -19,7 +29,7 @@ export class SimClient {
   private worker: Worker;
   private token = 0;
   private pending = new Map<number, { resolve: (s: LoadedScene) => void; reject: (e: Error) => void }>();
-  private fieldReqs = new Map<number, (r: { values: Float64Array | null; cols: number; error?: string }) => void>();
+  private fieldReqs = new Map<number, (r: FieldResult) => void>();
   private nextField = 1;
   private readyPromise: Promise<string>;
   private resolveReady!: (v: string) => void;
@@ -45,6 +55,9 @@ export class SimClient {
     this.worker = this.spawn();
     for (const p of this.pending.values()) p.reject(new Error(message));
     this.pending.clear();
+    for (const f of this.fieldReqs.values()) f({ values: null, cols: 0, kind: 'data', error: message });
+    this.fieldReqs.clear();
+    this.held = null;
   }
 
   private receive(msg: FromWorker): void {
@@ -53,7 +66,7 @@ export class SimClient {
         this.resolveReady(msg.version);
         break;
       case 'loaded':
-        this.pending.get(msg.token)?.resolve({ info: msg.info, topology: msg.topology });
+        this.pending.get(msg.token)?.resolve({ info: msg.info, topology: msg.topology, fields: msg.fields });
         this.pending.delete(msg.token);
         break;
       case 'error':
@@ -70,7 +83,7 @@ export class SimClient {
         break;
       }
       case 'field':
-        this.fieldReqs.get(msg.id)?.({ values: msg.values, cols: msg.cols, error: msg.error });
+        this.fieldReqs.get(msg.id)?.({ values: msg.values, cols: msg.cols, kind: msg.kind, error: msg.error });
         this.fieldReqs.delete(msg.id);
         break;
       case 'crash':
@@ -113,12 +126,21 @@ export class SimClient {
   step(n = 1): void { this.send({ type: 'step', n }); }
   reset(): void { this.send({ type: 'reset' }); }
   speed(value: number): void { this.send({ type: 'speed', value }); }
-  drag(body: number, target: [number, number, number] | null, stiffness = 400): void {
-    this.send({ type: 'drag', body, target, stiffness });
+  /** Pulls a body point toward a target with a spring (null releases it). */
+  drag(d: DragSpec | null): void {
+    this.send({ type: 'drag', drag: d });
+  }
+  /** Which edge the plots follow (−1 for none). */
+  probeEdge(edge: number): void {
+    this.send({ type: 'probe', edge });
+  }
+  /** Test hook: make the worker fail as a wasm trap would. */
+  selftestCrash(): void {
+    this.send({ type: 'selftest-crash' });
   }
 
-  /** Reads a model or data field by MuJoCo name. */
-  field(name: string): Promise<{ values: Float64Array | null; cols: number; error?: string }> {
+  /** Reads a model or data field by MuJoCo name (`contact` for the contact list). */
+  field(name: string): Promise<FieldResult> {
     const id = this.nextField++;
     return new Promise((resolve) => {
       this.fieldReqs.set(id, resolve);

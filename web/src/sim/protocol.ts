@@ -1,6 +1,7 @@
 /**
  * Messages between the main thread and the physics worker. Frames carry Float32 buffers that
- * travel back and forth (transferred, never reallocated), so rendering allocates nothing.
+ * travel back and forth (transferred, never reallocated), so rendering allocates nothing. The
+ * page needs no cross-origin isolation: no SharedArrayBuffer, only transfers.
  */
 import type { EngineWarning, ModelFiles, ModelInfo } from '../engine/flexlab';
 
@@ -11,20 +12,78 @@ export interface Topology {
     dim: number;
     vertadr: number;
     vertnum: number;
+    edgeadr: number;
+    edgenum: number;
     /** Triangles (local vertex ids) to draw: elements in 2D, the boundary surface in 3D. */
     triangles: number[];
-    /** Segments for 1D flexes. */
+    /** Segments for 1D flexes (local vertex ids). */
     segments: number[];
     radius: number;
     rgba: [number, number, number, number];
     /** Local ids of vertices that sit on a body other than their own (pins). */
     pinned: number[];
+    /** 0 none, 1 trilinear, 2 quadratic (MuJoCo's `flex_interp`). */
+    interp: number;
   }>;
   geoms: Array<{ type: number; size: [number, number, number]; rgba: [number, number, number, number]; body: number }>;
   nflexvert: number;
+  nflexedge: number;
+  nflexnode: number;
   ngeom: number;
+  nbody: number;
   /** Body of each flex vertex (−1 for interpolated vertices). */
   vertbody: number[];
+  /** Global vertex ids of each flex edge, two per edge (`flex_edge` + `flex_vertadr`). */
+  edges: number[];
+  /** Vertices whose body moves by three slide joints: their passive force can be drawn. */
+  forceVerts: number[];
+  /** True when contacts use pyramidal cones (normal force = sum of the pyramid rows). */
+  pyramidal: boolean;
+}
+
+/** Most contacts a frame carries for drawing (the inspector reads them all). */
+export const MAX_DRAW_CONTACTS = 256;
+/** Floats per drawn contact: position (3), normal (3), normal force (1). */
+export const CONTACT_FLOATS = 7;
+
+/** Where each block sits in a frame buffer (offsets in floats). */
+export interface FrameLayout {
+  vert: number;
+  gpos: number;
+  gmat: number;
+  node: number;
+  /** Passive force at each `forceVerts` vertex (3 each). */
+  vforce: number;
+  /** The drag spring: anchor point (3), target (3), active flag (1). */
+  drag: number;
+  /** Number of contacts drawn, then `CONTACT_FLOATS` per contact. */
+  con: number;
+  total: number;
+}
+
+export function frameLayout(t: Pick<Topology, 'nflexvert' | 'ngeom' | 'nflexnode' | 'forceVerts'>): FrameLayout {
+  const vert = 0;
+  const gpos = vert + 3 * t.nflexvert;
+  const gmat = gpos + 3 * t.ngeom;
+  const node = gmat + 9 * t.ngeom;
+  const vforce = node + 3 * t.nflexnode;
+  const drag = vforce + 3 * t.forceVerts.length;
+  const con = drag + 7;
+  const total = con + 1 + CONTACT_FLOATS * MAX_DRAW_CONTACTS;
+  return { vert, gpos, gmat, node, vforce, drag, con, total };
+}
+
+/** A scene parameter value as the URL and the Lesson API carry it. */
+export type ParamValue = number | string | boolean;
+
+/** What a drag pulls: a body, from a point fixed in it, toward a world target. */
+export interface DragSpec {
+  body: number;
+  /** World point grabbed, sent when the drag starts; the worker fixes it in the body frame. */
+  grab?: [number, number, number];
+  target: [number, number, number];
+  /** Spring stiffness per unit mass (1/s²). */
+  stiffness: number;
 }
 
 export type ToWorker =
@@ -35,8 +94,27 @@ export type ToWorker =
   | { type: 'reset' }
   | { type: 'speed'; value: number }
   | { type: 'buffer'; buffer: ArrayBuffer }
-  | { type: 'drag'; body: number; target: [number, number, number] | null; stiffness: number }
-  | { type: 'field'; name: string; id: number };
+  | { type: 'drag'; drag: DragSpec | null }
+  | { type: 'field'; name: string; id: number }
+  | { type: 'probe'; edge: number }
+  /** Test hook: behave as if the wasm instance had trapped. */
+  | { type: 'selftest-crash' };
+
+/** Numbers the plots follow, measured by the worker each frame. */
+export interface Probe {
+  /** Potential, kinetic and elastic (all flexes) energy (J). */
+  potential: number;
+  kinetic: number;
+  elastic: number;
+  /** Edge lengths over all flex edges (m), and the selected edge (NaN if none). */
+  edgeMin: number;
+  edgeMean: number;
+  edgeMax: number;
+  edgeSel: number;
+  /** Deepest penetration over the contacts (m, ≥ 0) and the summed normal force (N). */
+  penetration: number;
+  contactForce: number;
+}
 
 export interface FrameStats {
   time: number;
@@ -47,12 +125,17 @@ export interface FrameStats {
   nefc: number;
   running: boolean;
   warnings: EngineWarning[];
+  /** Set when the state went bad (NaN or MuJoCo's bad-state warnings): physics paused. */
+  diverged: string | null;
+  probe: Probe;
+  /** Steps taken since load (so tests can wait for progress without timing). */
+  steps: number;
 }
 
 export type FromWorker =
   | { type: 'ready'; version: string }
-  | { type: 'loaded'; token: number; info: ModelInfo; topology: Topology }
+  | { type: 'loaded'; token: number; info: ModelInfo; topology: Topology; fields: { model: string[]; data: string[] } }
   | { type: 'error'; token: number; message: string }
   | { type: 'frame'; buffer: ArrayBuffer; stats: FrameStats }
-  | { type: 'field'; id: number; values: Float64Array | null; cols: number; error?: string }
+  | { type: 'field'; id: number; values: Float64Array | null; cols: number; kind: 'model' | 'data' | 'contact'; error?: string }
   | { type: 'crash'; message: string };

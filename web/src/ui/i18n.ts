@@ -1,37 +1,94 @@
-/** Interface strings in the lab's two languages (Chinese by default, English with ?lang=en). */
+/**
+ * Interface strings in the lab's two languages: Chinese with English terms by default, English
+ * with `?lang=en` or the language toggle. Lesson text comes from the lesson files, not from here.
+ */
 
 export type Lang = 'zh' | 'en';
 
 const STRINGS = {
-  play: { zh: '运行', en: 'Play' },
-  pause: { zh: '暂停', en: 'Pause' },
-  step: { zh: '单步', en: 'Step' },
-  reset: { zh: '重置', en: 'Reset' },
-  speed: { zh: '速度', en: 'Speed' },
+  appTitle: { zh: 'flexlab · MuJoCo 3.15.0 可变形体 (flex) 实验室', en: 'flexlab · MuJoCo 3.15.0 deformables (flex) lab' },
+  play: { zh: '运行 Play', en: 'Play' },
+  pause: { zh: '暂停 Pause', en: 'Pause' },
+  step: { zh: '单步 Step', en: 'Step' },
+  reset: { zh: '重置 Reset', en: 'Reset' },
+  speed: { zh: '速度 speed', en: 'Speed' },
+  transport: { zh: '仿真控制', en: 'Simulation controls' },
+  show: { zh: '显示', en: 'Show' },
   loading: { zh: '正在加载引擎…', en: 'Loading the engine…' },
-  compileError: { zh: '模型编译失败', en: 'The model did not compile' },
-  crashed: { zh: '仿真出错，已重启引擎', en: 'The simulation failed; the engine was restarted' },
-  diverged: { zh: '仿真发散（MuJoCo 警告）：状态已重置', en: 'The simulation diverged (MuJoCo warning): state was reset' },
+  compiling: { zh: '正在编译模型…', en: 'Compiling the model…' },
+  compileError: { zh: '模型编译失败（MuJoCo 的报错原文）', en: 'The model did not compile (MuJoCo’s message)' },
+  crashed: { zh: '引擎出错（wasm panic），已重新启动引擎并重新载入场景', en: 'The engine failed (wasm panic); it was restarted and the scene reloaded' },
+  diverged: { zh: '仿真发散，已暂停。按“重置 Reset”回到初始状态。', en: 'The simulation diverged and was paused. Press Reset to go back to the start.' },
   realtime: { zh: '实时倍率', en: 'real-time factor' },
   slow: { zh: '场景较重，低于实时', en: 'heavy scene: slower than real time' },
-  edges: { zh: '边', en: 'Edges' },
-  vertices: { zh: '顶点', en: 'Vertices' },
-  pins: { zh: '固定点', en: 'Pins' },
+  edges: { zh: '边 edges', en: 'Edges' },
+  vertices: { zh: '顶点 vertices', en: 'Vertices' },
+  pins: { zh: '固定点 pins', en: 'Pins' },
+  nodes: { zh: '插值节点 nodes', en: 'Interpolation nodes' },
+  contacts: { zh: '接触点与法向 contacts', en: 'Contacts and normals' },
+  forces: { zh: '力箭头 forces', en: 'Force arrows' },
   language: { zh: 'English', en: '中文' },
+  languageName: { zh: '切换到英文 Switch to English', en: 'Switch to Chinese 切换到中文' },
   contents: { zh: '目录', en: 'Contents' },
   scene: { zh: '场景', en: 'Scene' },
+  sceneView: { zh: '三维场景：拖动顶点或物体施加弹簧力，拖动空白处旋转视角', en: '3D scene: drag a vertex or body to pull it with a spring; drag elsewhere to orbit' },
   openScene: { zh: '在实验台打开', en: 'Open on the bench' },
-  inspector: { zh: '字段检查器', en: 'Field inspector' },
-  field: { zh: '字段', en: 'Field' },
-  check: { zh: '检查', en: 'Check' },
-  tryAgain: { zh: '再试一次', en: 'Try again' },
-  showAnswer: { zh: '显示答案', en: 'Show answer' },
-  parameters: { zh: '参数', en: 'Parameters' },
-  sandbox: { zh: '自己的模型', en: 'Your own model' },
+  onBench: { zh: '正在实验台上', en: 'On the bench' },
+  inspector: { zh: '字段检查器 inspector', en: 'Field inspector' },
+  field: { zh: '字段 field', en: 'Field' },
+  values: { zh: '数值 values', en: 'Values' },
+  fieldFilter: { zh: '按名称筛选', en: 'Filter by name' },
+  rows: { zh: '行', en: 'rows' },
+  row: { zh: '行', en: 'row' },
+  refresh: { zh: '刷新', en: 'Refresh' },
+  live: { zh: '实时更新', en: 'Live' },
+  noRows: { zh: '（当前为空，例如没有接触时 ncon = 0）', en: '(empty now, e.g. ncon = 0 when nothing touches)' },
+  moreRows: { zh: '仅显示前 {n} 行', en: 'showing the first {n} rows' },
+  selectRow: { zh: '选中此行，在场景中高亮', en: 'Select this row and highlight it in the scene' },
+  check: { zh: '检查 Check', en: 'Check' },
+  tryAgain: { zh: '再试一次 Try again', en: 'Try again' },
+  showAnswer: { zh: '显示答案 Show answer', en: 'Show answer' },
+  prediction: { zh: '你的预测', en: 'Your prediction' },
+  committed: { zh: '已提交的预测：', en: 'Committed prediction: ' },
+  measuring: { zh: '正在用引擎测量…', en: 'Measuring with the engine…' },
+  measured: { zh: 'MuJoCo 3.15.0（本引擎）测得', en: 'MuJoCo 3.15.0 (this engine) measures' },
+  right: { zh: '正确', en: 'Right' },
+  wrong: { zh: '不对', en: 'Not quite' },
+  attempts: { zh: '尝试次数', en: 'attempts' },
+  exercise: { zh: '练习', en: 'Exercise' },
+  measure: { zh: '测量', en: 'Measurement' },
+  parameters: { zh: '参数 parameters', en: 'Parameters' },
+  paramHint: { zh: '改变参数会用 MuJoCo 的编译器重新编译场景', en: 'Changing a parameter recompiles the scene with the compiler' },
+  sandbox: { zh: '自己的模型 sandbox', en: 'Your own model' },
+  sandboxHint: { zh: '粘贴 MJCF，或把 .xml 文件拖到这里（最大 {n} KB）', en: 'Paste MJCF, or drop an .xml file here (at most {n} KB)' },
+  sandboxLabel: { zh: 'MJCF 文本', en: 'MJCF text' },
   loadModel: { zh: '载入模型', en: 'Load model' },
+  chooseFile: { zh: '选择文件', en: 'Choose file' },
+  tooLarge: { zh: '模型太大：{size} KB，上限 {n} KB', en: 'The model is too large: {size} KB, the limit is {n} KB' },
   copyLink: { zh: '复制链接', en: 'Copy link' },
-  plots: { zh: '曲线', en: 'Plots' },
+  copied: { zh: '链接已复制', en: 'Link copied' },
+  plots: { zh: '曲线 plots', en: 'Plots' },
   exportCsv: { zh: '导出 CSV', en: 'Export CSV' },
+  clear: { zh: '清空', en: 'Clear' },
+  energyPlot: { zh: '能量 energy (J)', en: 'Energy (J)' },
+  edgePlot: { zh: '边长 flexedge_length (m)', en: 'Edge length flexedge_length (m)' },
+  contactPlot: { zh: '接触 contact：穿透 (m) 与法向力 (N)', en: 'Contact: penetration (m) and normal force (N)' },
+  lesson: { zh: '课程', en: 'Lesson' },
+  noLessons: {
+    zh: '这里还没有课程。实验台可以直接使用：拖动顶点或物体施加弹簧力，在“字段检查器”里按 MuJoCo 的名字查看 mjModel / mjData，在“自己的模型”里粘贴 MJCF。',
+    en: 'No lesson here yet. The bench works on its own: drag a vertex or a body to pull it with a spring, read mjModel / mjData by MuJoCo’s names in the field inspector, and paste your own MJCF under “Your own model”.',
+  },
+  lessonEngineMissing: {
+    zh: '本版本的引擎还不能读取课程（缺少 wasm Lesson 接口）；实验台照常可用。',
+    en: 'This engine build cannot read lessons yet (no wasm Lesson API); the bench works as usual.',
+  },
+  lessonError: { zh: '课程无法载入', en: 'The lesson could not be loaded' },
+  unknownScene: { zh: '未知场景', en: 'unknown scene' },
+  skip: { zh: '跳到实验台', en: 'Skip to the bench' },
+  units: { zh: '单位', en: 'unit' },
+  choices: { zh: '选项', en: 'Choices' },
+  yes: { zh: '开', en: 'on' },
+  no: { zh: '关', en: 'off' },
 } as const;
 
 export type StringKey = keyof typeof STRINGS;
@@ -47,7 +104,14 @@ export function lang(): Lang {
   return current;
 }
 
-/** The interface string for `key` in the current language. */
-export function t(key: StringKey): string {
-  return STRINGS[key][current];
+/** The interface string for `key` in the current language, with `{name}` filled from `vars`. */
+export function t(key: StringKey, vars: Record<string, string | number> = {}): string {
+  return STRINGS[key][current].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
+}
+
+/** A `{zh, en}` text from lesson files in the current language (falling back to the other). */
+export function pick(text: { zh?: string; en?: string } | string | undefined): string {
+  if (text === undefined) return '';
+  if (typeof text === 'string') return text;
+  return (current === 'zh' ? text.zh ?? text.en : text.en ?? text.zh) ?? '';
 }
