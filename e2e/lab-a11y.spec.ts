@@ -1,0 +1,88 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test, type Page } from '@playwright/test';
+import { canvasColours, expect, fixture, loadSandbox, openLab, waitFrames } from './lab';
+
+async function openEverything(page: Page): Promise<void> {
+  for (const cls of ['inspector', 'plots', 'sandbox']) {
+    const d = page.locator(`details.${cls}`);
+    if (!(await d.evaluate((e) => (e as HTMLDetailsElement).open))) await d.locator('summary').click();
+  }
+  await page.locator('details.inspector select').selectOption('flexvert_xpos');
+  await expect(page.locator('details.inspector table.fields tbody tr').first()).toBeVisible();
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+for (const lang of ['en', 'zh']) {
+  test(`axe finds no serious or critical violation (${lang})`, async ({ page }) => {
+    await openLab(page, `?lang=${lang}&scene=sandbox`);
+    expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
+    await openEverything(page);
+    // a compile error on show, too
+    expect((await loadSandbox(page, fixture('rejected.xml'))).ok).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test('transport controls have their English names and work from the keyboard', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
+  const bar = page.getByRole('toolbar', { name: 'Simulation controls' });
+  for (const name of ['Play', 'Pause', 'Step', 'Reset']) await expect(bar.getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(bar.getByRole('combobox', { name: 'Speed' })).toBeVisible();
+
+  // Tab from the top of the page reaches Pause, and Enter presses it
+  await page.locator('body').focus();
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.textContent === 'Pause');
+  }
+  expect(reached).toBe(true);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__flexlab.state.stats?.running === false);
+  // Shift+Tab back to Play, Space runs
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.locator(':focus')).toHaveText('Play');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => window.__flexlab.state.stats?.running === true);
+  // the scene itself takes keys when focused: space pauses, → steps
+  await page.locator('canvas.view').focus();
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => window.__flexlab.state.stats?.running === false);
+  const s0 = await page.evaluate(() => window.__flexlab.state.stats!.steps);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => window.__flexlab.state.stats!.steps === s + 1, s0);
+
+  // every button, input and select has an accessible name
+  const unnamed = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const e of Array.from(document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href]'))) {
+      if (e.closest('[hidden]') || (e as HTMLInputElement).type === 'hidden') continue;
+      const id = e.id;
+      const labelled = e.getAttribute('aria-label') || e.getAttribute('aria-labelledby') || (id && document.querySelector(`label[for="${id}"]`)) || e.closest('label') || (e.textContent ?? '').trim();
+      if (!labelled) out.push(e.outerHTML.slice(0, 80));
+    }
+    return out;
+  });
+  expect(unnamed).toEqual([]);
+});
+
+test('the canvas is drawn (non-blank) in Chromium with SwiftShader, and toggles change it', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('box.xml'))).ok).toBe(true);
+  await waitFrames(page, 5);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  expect(await canvasColours(page)).toBeGreaterThan(50);
+  const before = await page.evaluate(() => window.__flexlab.state.frames);
+  const img0 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  await page.getByRole('checkbox', { name: 'Edges' }).check();
+  await page.waitForFunction((n) => window.__flexlab.state.frames > n, before);
+  const img1 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  expect(img1).not.toBe(img0);
+});

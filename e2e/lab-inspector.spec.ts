@@ -1,0 +1,53 @@
+import { test } from '@playwright/test';
+import { expect, fixture, loadSandbox, openLab, pauseAndReset } from './lab';
+
+test('the inspector shows flex_vertadr and live data by MuJoCo name, and highlights a selected vertex', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  // two flexes, so flex_vertadr has two rows: 0 and the first flex's vertex count
+  const xml = fixture('cable.xml').replace(
+    '</worldbody>',
+    `  <flexcomp name="second" type="grid" dim="1" count="5 1 1" spacing=".03 .03 .03" pos="0 .2 .3" radius=".006" mass="0.05">
+        <pin id="0"/><edge stiffness="300"/><contact selfcollide="none"/>
+      </flexcomp>
+    </worldbody>`,
+  );
+  expect((await loadSandbox(page, xml)).ok).toBe(true);
+  const sizes = await page.evaluate(() => window.__flexlab.state.info!.sizes);
+  expect(sizes.nflex).toBe(2);
+
+  const insp = page.locator('details.inspector');
+  await insp.locator('summary').click();
+  await page.getByLabel('Filter by name').fill('flex_vertadr');
+  await page.getByLabel('Field', { exact: true }).selectOption('flex_vertadr');
+  const table = insp.locator('table.fields');
+  await expect(table.locator('caption')).toHaveText('flex_vertadr');
+  await expect(insp.locator('.meta')).toContainText('mjModel.flex_vertadr · 2 rows × 1');
+  const cells = table.locator('tbody td');
+  await expect(cells).toHaveText(['0', '16']);
+
+  // a data field by name, per vertex, rows selectable; selecting one highlights it in the scene
+  await pauseAndReset(page);
+  await page.getByLabel('Filter by name').fill('flexvert_xpos');
+  await page.getByLabel('Field', { exact: true }).selectOption('flexvert_xpos');
+  await expect(insp.locator('.meta')).toContainText(`mjData.flexvert_xpos · ${sizes.nflexvert} rows × 3`);
+  await expect(table.locator('thead th')).toHaveText(['#', 'x', 'y', 'z']);
+  await expect(table.locator('tbody tr').nth(15).locator('td').first()).toHaveText('0.45');
+  const before = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  await table.getByRole('button', { name: /flexvert_xpos\[15\]/ }).click();
+  await expect(table.getByRole('button', { name: /flexvert_xpos\[15\]/ })).toHaveAttribute('aria-pressed', 'true');
+  await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, before);
+
+  // the edge list: selecting an edge is followed by the edge-length plot
+  await page.getByLabel('Filter by name').fill('flexedge_length');
+  await page.getByLabel('Field', { exact: true }).selectOption('flexedge_length');
+  await expect(insp.locator('.meta')).toContainText(`${sizes.nflexedge} rows × 1`);
+  await table.getByRole('button', { name: /flexedge_length\[3\]/ }).click();
+  await page.waitForFunction(() => Number.isFinite(window.__flexlab.state.stats?.probe.edgeSel));
+
+  // contacts and constraint rows are listed even when empty (ncon = 0 here)
+  await page.getByLabel('Filter by name').fill('');
+  await expect(page.getByLabel('Field', { exact: true }).locator('option[value="contact"]')).toHaveCount(1);
+  await expect(page.getByLabel('Field', { exact: true }).locator('option[value="efc_force"]')).toHaveCount(1);
+  await page.getByLabel('Field', { exact: true }).selectOption('contact');
+  await expect(insp.locator('.meta')).toContainText('mjData.contact · 0 rows × 18');
+});

@@ -1,0 +1,94 @@
+import { test } from '@playwright/test';
+import { expect, fixture, loadSandbox, openLab, stepAndWait, waitSteps } from './lab';
+
+test('a rejected configuration shows MuJoCo’s message and keeps the scene', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
+  expect((await loadSandbox(page, fixture('rejected.xml'))).ok).toBe(false);
+  const alert = page.locator('.bench > .message');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('The model did not compile');
+  await expect(alert).toContainText("flex elasticity is no longer integrated implicitly under integrator='implicit' and 'implicitfast': set integrator='discrete'");
+  // the previous scene is still on the bench
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
+  // a schema error names the attribute and the line
+  expect((await loadSandbox(page, '<mujoco>\n<worldbody>\n<geom type="sphere" sise="1"/>\n</worldbody>\n</mujoco>')).ok).toBe(false);
+  await expect(alert).toContainText("unrecognized attribute: 'sise'");
+  await expect(alert).toContainText('line 3');
+});
+
+test('a diverging simulation pauses with a message and recovers after Reset', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('diverging.xml'))).ok).toBe(true);
+  // it autoplays; explicit Euler blows up within a second of simulated time
+  const alert = page.getByRole('alert').filter({ hasText: 'diverged' });
+  await expect(alert).toBeVisible({ timeout: 30_000 });
+  await expect(alert).toContainText('mjWARN_BADQACC');
+  const stats = await page.evaluate(() => window.__flexlab.state.stats!);
+  expect(stats.running).toBe(false);
+  // Play does nothing while diverged; the alert's own Reset button recovers
+  await alert.getByRole('button', { name: 'Reset' }).click();
+  await expect(alert).toBeHidden();
+  await page.waitForFunction(() => window.__flexlab.state.stats!.time === 0 && window.__flexlab.state.stats!.diverged === null);
+  const sample = await page.evaluate(() => window.__flexlab.state.sample.slice());
+  expect(sample.every(Number.isFinite)).toBe(true);
+  await stepAndWait(page, 20);
+  const after = await page.evaluate(() => window.__flexlab.state.stats!);
+  expect(after.time).toBeCloseTo(0.08, 9);
+  expect(after.diverged).toBeNull();
+  await expect(page.getByRole('alert').filter({ hasText: 'diverged' })).toBeHidden();
+});
+
+test('a wasm failure shows a message and a Reset button, and the engine comes back', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
+  const loads = await page.evaluate(() => window.__flexlab.state.loads);
+  await page.evaluate(() => window.__flexlab.bench.sim.selftestCrash());
+  const alert = page.getByRole('alert').filter({ hasText: 'engine failed' });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByRole('button', { name: 'Reset' })).toBeVisible();
+  // the worker was restarted and the same model compiled again
+  await page.waitForFunction(() => window.__flexlab.state.crashes === 1 && window.__flexlab.state.received > 0);
+  await alert.getByRole('button', { name: 'Reset' }).click();
+  await expect(alert).toBeHidden();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForFunction(() => (window.__flexlab.state.stats?.time ?? 0) > 0.02);
+  expect(await page.evaluate(() => window.__flexlab.state.loads)).toBe(loads);
+});
+
+test('the page stays responsive while a heavy scene steps', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('heavy.xml'))).ok).toBe(true);
+  await waitSteps(page, 2);
+  // the worker cannot keep up with real time, and says so
+  await page.waitForFunction(() => {
+    const s = window.__flexlab.state.stats;
+    return !!s && s.running && s.realtime > 0 && s.realtime < 1;
+  }, null, { timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'heavy scene' })).toBeVisible();
+  // input is handled meanwhile: a toggle, typing, a select, and the physics keeps stepping
+  const steps0 = await page.evaluate(() => window.__flexlab.state.stats!.steps);
+  const edges = page.getByRole('checkbox', { name: 'Edges' });
+  await edges.check();
+  await expect(edges).toBeChecked();
+  await page.locator('details.inspector summary').click();
+  await page.getByLabel('Filter by name').fill('flexedge');
+  await expect(page.getByLabel('Field', { exact: true }).locator('option')).not.toHaveCount(0);
+  await page.getByLabel('Field', { exact: true }).selectOption('flexedge_length');
+  await expect(page.locator('details.inspector .meta')).toContainText('flexedge_length');
+  await waitSteps(page, steps0 + 2);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await page.waitForFunction(() => window.__flexlab.state.stats?.running === false);
+});
+
+test('an oversized model is refused before it reaches the engine', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  await expect(page.getByLabel('MJCF text')).toBeVisible();
+  // 600 KB of text (set directly: typing it would take minutes)
+  await page.getByLabel('MJCF text').evaluate((t) => {
+    (t as HTMLTextAreaElement).value = `<mujoco><!-- ${'x'.repeat(600 * 1024)} --></mujoco>`;
+  });
+  await page.getByRole('button', { name: 'Load model' }).click();
+  await expect(page.locator('details.sandbox .note')).toContainText('too large');
+  expect(await page.evaluate(() => window.__flexlab.state.loads)).toBe(0);
+});

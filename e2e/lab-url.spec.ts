@@ -1,0 +1,58 @@
+import { test } from '@playwright/test';
+import { expect, fixture, loadSandbox, openLab, waitFrames } from './lab';
+
+test('a copied link restores the model, camera, view toggles and language', async ({ page, context }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const xml = fixture('cable.xml');
+  expect((await loadSandbox(page, xml)).ok).toBe(true);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+
+  // the student changes what they see: toggles, and the camera (orbit by dragging empty space)
+  await page.getByRole('checkbox', { name: 'Edges' }).check();
+  await page.getByRole('checkbox', { name: 'Vertices' }).check();
+  await page.getByRole('checkbox', { name: 'Pins' }).uncheck();
+  const box = (await page.locator('canvas.view').boundingBox())!;
+  const cam0 = await page.evaluate(() => window.__flexlab.bench.viewer.cameraState());
+  await page.mouse.move(box.x + 20, box.y + box.height - 20);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 140, box.y + box.height - 60, { steps: 8 });
+  await page.mouse.up();
+  const cam1 = await page.evaluate(() => window.__flexlab.bench.viewer.cameraState());
+  expect(cam1).not.toEqual(cam0);
+  await page.waitForFunction((c) => new URL(location.href).searchParams.get('cam') === c.join(','), cam1);
+
+  // "Copy link" puts the address on the clipboard; the address is the state
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Link copied' })).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toBe(page.url());
+  const u = new URL(link);
+  expect(u.searchParams.get('scene')).toBe('sandbox');
+  expect(u.searchParams.get('show')).toBe('edges,vertices');
+  expect(u.searchParams.get('mjcf')).toBeTruthy();
+
+  // a fresh page (its own storage, so the model must come from the link) shows the same
+  const other = await context.browser()!.newContext();
+  const p2 = await other.newPage();
+  await p2.goto(link);
+  await waitFrames(p2, 2);
+  expect(await p2.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
+  expect(await p2.getByLabel('MJCF text').inputValue()).toBe(xml);
+  const cam2 = await p2.evaluate(() => window.__flexlab.bench.viewer.cameraState());
+  cam2.forEach((x, i) => expect(x).toBeCloseTo(cam1[i], 3));
+  await expect(p2.getByRole('checkbox', { name: 'Edges' })).toBeChecked();
+  await expect(p2.getByRole('checkbox', { name: 'Vertices' })).toBeChecked();
+  await expect(p2.getByRole('checkbox', { name: 'Pins' })).not.toBeChecked();
+  expect(await p2.evaluate(() => document.documentElement.lang)).toBe('en');
+
+  // the language toggle keeps the state and switches to Chinese
+  await p2.getByRole('link', { name: /Switch to Chinese/ }).click();
+  await waitFrames(p2, 2);
+  expect(await p2.evaluate(() => document.documentElement.lang)).toBe('zh-Hans');
+  await expect(p2.getByRole('button', { name: '运行 Play' })).toBeVisible();
+  const cam3 = await p2.evaluate(() => window.__flexlab.bench.viewer.cameraState());
+  cam3.forEach((x, i) => expect(x).toBeCloseTo(cam1[i], 3));
+  expect(await p2.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
+  await other.close();
+});

@@ -1,0 +1,321 @@
+/**
+ * The page: the lesson beside the bench, and the state that ties them to the URL. It decides
+ * what is on the bench (a lesson scene with parameters, a scene file, or the sandbox model),
+ * wires the instruments to the viewer, and keeps the address bar a faithful copy of what the
+ * student sees, so a copied link restores it.
+ */
+import { LessonApiMissing, LessonClient } from '../lesson/client';
+import { lessonBundle, lessonIds, sceneFile, type LessonBundle } from '../lesson/bundle';
+import type { LessonInfo, SceneInfo } from '../lesson/types';
+import { LessonView } from '../lesson/view';
+import type { ParamValue } from '../sim/protocol';
+import { Bench } from '../ui/bench';
+import { button, el } from '../ui/dom';
+import { pick, setLang, t } from '../ui/i18n';
+import { Inspector } from '../ui/inspector';
+import { ParamPanel, parseParam } from '../ui/params';
+import { Plots } from '../ui/plots';
+import { MAX_MJCF_BYTES, Sandbox } from '../ui/sandbox';
+import { VIEW_OPTION_KEYS, type ViewOptions } from '../view/viewer';
+import { formatUrl, packText, parseUrl, unpackText, type UrlState } from './url';
+
+/** The scene file shown when the page names nothing else. */
+const DEFAULT_SCENE = 'lessons/b6-flex/scenes/cable.xml';
+/** Sandbox models up to this size travel inside the link; larger ones stay in this browser. */
+const MAX_LINK_MJCF = 12_000;
+const SANDBOX_KEY = 'flexlab.sandbox.v1';
+
+/** What is on the bench. */
+type Source =
+  | { kind: 'lesson'; lesson: string; scene: string; params: Record<string, ParamValue> }
+  | { kind: 'file'; path: string }
+  | { kind: 'sandbox'; xml: string; packed: string | null };
+
+export class App {
+  readonly bench: Bench;
+  readonly inspector: Inspector;
+  readonly plots: Plots;
+  readonly params: ParamPanel;
+  readonly sandbox: Sandbox;
+  private lessons: LessonClient | null = null;
+  private lesson: { id: string; info: LessonInfo; bundle: LessonBundle; view: LessonView } | null = null;
+  private source: Source | null = null;
+  private url: UrlState;
+  private lessonPane: HTMLElement;
+  private langLink: HTMLAnchorElement;
+  private copyNote: HTMLElement;
+  private urlTimer: number | undefined;
+  /** Set once the first scene is up (tests wait on it). */
+  started = false;
+
+  constructor(root: HTMLElement) {
+    this.url = parseUrl(location.href);
+    setLang(this.url.lang);
+    document.title = t('appTitle');
+
+    const skip = el('a', { href: '#bench', class: 'skip-link' }, t('skip'));
+    const header = el('header', { class: 'top' });
+    const title = el('h1', {}, t('appTitle'));
+    this.langLink = el('a', { class: 'lang', href: '?', lang: this.url.lang === 'zh' ? 'en' : 'zh-Hans', 'aria-label': t('languageName') }, t('language'));
+    const copy = button(t('copyLink'));
+    this.copyNote = el('span', { class: 'copy-note', role: 'status' });
+    const tools = el('div', { class: 'header-tools' }, copy, this.copyNote, this.langLink);
+    header.append(title, tools);
+    const main = el('main', { class: 'layout' });
+    this.lessonPane = el('article', { class: 'lesson', 'aria-label': t('lesson') });
+    const benchPane = el('div', { class: 'bench-pane' });
+    main.append(this.lessonPane, benchPane);
+    root.append(skip, header, main);
+
+    this.bench = new Bench(benchPane);
+    this.params = new ParamPanel(this.bench.panels, (values, changed) => void this.changeParams(values, changed));
+    this.inspector = new Inspector(this.bench.panels, this.bench.sim);
+    this.plots = new Plots(this.bench.panels);
+    this.sandbox = new Sandbox(this.bench.panels, (xml) => void this.loadSandbox(xml));
+
+    copy.addEventListener('click', () => void this.copyLink());
+    this.bench.onLoaded((s) => {
+      this.inspector.setScene(s.fields, s.info.sizes, s.topology);
+      this.plots.clear();
+    });
+    this.bench.onFrame((_d, s) => this.plots.push(s.time, s.probe, s.ncon));
+    this.bench.onReset(() => this.plots.clear());
+    this.bench.onOptions(() => this.syncUrl());
+    this.bench.viewer.onCameraChange(() => this.syncUrl(400));
+    this.inspector.onSelect((sel) => {
+      const v = this.bench.viewer;
+      v.highlightVertexId(sel?.kind === 'vertex' ? sel.row : -1);
+      v.highlightEdgeId(sel?.kind === 'edge' ? sel.row : -1);
+      v.highlightGeomId(sel?.kind === 'geom' ? sel.row : -1);
+      this.bench.sim.probeEdge(sel?.kind === 'edge' ? sel.row : -1);
+    });
+    window.addEventListener('hashchange', () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (this.lesson && this.lesson.view.goTo(id)) void this.openSection(id);
+    });
+  }
+
+  /** Loads what the URL names. */
+  async start(): Promise<void> {
+    const u = this.url;
+    const ids = lessonIds();
+    const wanted = u.lesson ?? (u.scene === null && ids.length ? ids[0] : null);
+    if (wanted) await this.openLesson(wanted);
+    if (u.scene === 'sandbox') {
+      await this.startSandbox(u.mjcf);
+    } else if (this.lesson && (u.scene === null || this.lesson.info.scenes.some((s) => s.id === u.scene))) {
+      const section = u.section && this.lesson.view.goTo(u.section) ? u.section : null;
+      const scene = u.scene ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
+      if (scene) await this.openScene(scene, u.params);
+    } else {
+      await this.openFile(u.scene ?? DEFAULT_SCENE);
+    }
+    if (!this.lesson && !this.lessonPane.childElementCount) this.notice(t('noLessons'));
+    if (u.cam) this.bench.viewer.setCameraState(u.cam);
+    if (u.show) this.applyShow(u.show);
+    this.started = true;
+    this.syncUrl();
+  }
+
+  private applyShow(show: string[]): void {
+    const o: Partial<ViewOptions> = {};
+    for (const k of VIEW_OPTION_KEYS) o[k] = show.includes(k);
+    this.bench.setViewOptions(o);
+  }
+
+  private async openLesson(id: string): Promise<void> {
+    const bundle = lessonBundle(id);
+    if (!bundle) {
+      this.notice(`${t('lessonError')}: '${id}'`);
+      return;
+    }
+    this.lessons ??= new LessonClient();
+    try {
+      const info = await this.lessons.open(id, bundle.files);
+      this.lessonPane.replaceChildren();
+      const view = new LessonView(this.lessonPane, id, info, bundle.files, this.lessons, {
+        openScene: (scene) => void this.openScene(scene, {}),
+        section: () => this.syncUrl(200),
+      });
+      this.lesson = { id, info, bundle, view };
+    } catch (e) {
+      this.notice(e instanceof LessonApiMissing ? t('lessonEngineMissing') : `${t('lessonError')}:\n${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private notice(text: string): void {
+    this.lessonPane.replaceChildren(el('p', { class: 'notice' }, text));
+  }
+
+  /** Navigating to a section (table of contents, deep link) puts its first scene on the bench. */
+  private async openSection(id: string): Promise<void> {
+    const scene = this.lesson?.view.firstScene(id);
+    if (scene && !(this.source?.kind === 'lesson' && this.source.scene === scene)) await this.openScene(scene, {});
+    this.syncUrl();
+  }
+
+  private sceneInfo(id: string): SceneInfo | undefined {
+    return this.lesson?.info.scenes.find((s) => s.id === id);
+  }
+
+  /** Puts a lesson scene on the bench with parameter values (text from the URL, or typed). */
+  async openScene(sceneId: string, raw: Record<string, string | ParamValue>): Promise<boolean> {
+    const l = this.lesson;
+    const scene = this.sceneInfo(sceneId);
+    if (!l || !scene || !this.lessons) return false;
+    const params: Record<string, ParamValue> = {};
+    for (const p of scene.params) {
+      const r = raw[p.name];
+      const v = typeof r === 'string' ? parseParam(p, r) : r ?? null;
+      if (v !== null && v !== undefined) params[p.name] = v;
+    }
+    this.params.set(scene.params, { ...defaults(scene), ...params });
+    this.bench.setTitle(pick(scene.title));
+    let ok = false;
+    try {
+      const prepared = await this.lessons.prepare(l.id, sceneId, params);
+      ok = await this.bench.load(prepared.xml, [], prepared.elastic3d);
+      if (!ok) this.params.showError(this.bench.state.error);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.params.showError(msg);
+      this.bench.showMessage(`${t('compileError')}:\n${msg}`, 'error');
+    }
+    if (ok || !this.source || this.source.kind !== 'lesson' || this.source.scene !== sceneId) {
+      this.source = { kind: 'lesson', lesson: l.id, scene: sceneId, params };
+    }
+    if (ok) {
+      if (scene.camera) this.bench.viewer.setMjCamera(scene.camera);
+      if (scene.show) this.applyShow(scene.show);
+    }
+    l.view.setActiveScene(sceneId);
+    this.syncUrl();
+    return ok;
+  }
+
+  /** A parameter changed: the engine prepares the scene again and the bench recompiles it. */
+  private async changeParams(values: Record<string, ParamValue>, _changed: string): Promise<void> {
+    const l = this.lesson;
+    const src = this.source;
+    if (!l || !this.lessons || !src || src.kind !== 'lesson') return;
+    const scene = this.sceneInfo(src.scene);
+    const params: Record<string, ParamValue> = {};
+    for (const [k, v] of Object.entries(values)) if (scene && v !== defaults(scene)[k]) params[k] = v;
+    src.params = params;
+    this.syncUrl();
+    try {
+      const prepared = await this.lessons.prepare(l.id, src.scene, params);
+      const wasRunning = this.bench.state.running || !this.bench.state.loaded;
+      const ok = await this.bench.load(prepared.xml, [], prepared.elastic3d, { keepCamera: true, autoplay: wasRunning });
+      this.params.showError(ok ? null : this.bench.state.error);
+    } catch (e) {
+      this.params.showError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async openFile(path: string): Promise<boolean> {
+    const xml = sceneFile(path);
+    this.params.set([], {});
+    this.bench.setTitle(path.split('/').pop() ?? path);
+    if (!xml) {
+      this.bench.showMessage(`${t('unknownScene')} '${path}'`, 'error');
+      return false;
+    }
+    this.source = { kind: 'file', path };
+    this.lesson?.view.setActiveScene(null);
+    const ok = await this.bench.load(xml);
+    this.syncUrl();
+    return ok;
+  }
+
+  private async startSandbox(packed: string | null): Promise<void> {
+    let xml = '';
+    try {
+      if (packed) xml = await unpackText(packed, MAX_MJCF_BYTES);
+      else xml = localStorage.getItem(SANDBOX_KEY) ?? '';
+    } catch (e) {
+      this.bench.showMessage(String(e instanceof Error ? e.message : e), 'error');
+    }
+    this.sandbox.open();
+    if (xml && new TextEncoder().encode(xml).length <= MAX_MJCF_BYTES) {
+      this.sandbox.setText(xml);
+      await this.loadSandbox(xml);
+    } else {
+      this.bench.setTitle(t('sandbox'));
+      this.params.set([], {});
+    }
+  }
+
+  /** The student's own model: compiled on the bench; the link carries it when small. */
+  async loadSandbox(xml: string): Promise<boolean> {
+    this.params.set([], {});
+    this.bench.setTitle(t('sandbox'));
+    this.lesson?.view.setActiveScene(null);
+    this.sandbox.open();
+    const ok = await this.bench.load(xml);
+    let packed: string | null = null;
+    try {
+      localStorage.setItem(SANDBOX_KEY, xml);
+    } catch {
+      // storage full or off: the link may still carry the model
+    }
+    try {
+      const p = await packText(xml);
+      packed = p.length <= MAX_LINK_MJCF ? p : null;
+    } catch {
+      packed = null;
+    }
+    this.source = { kind: 'sandbox', xml, packed };
+    this.syncUrl();
+    return ok;
+  }
+
+  /** The state as a URL. */
+  currentUrl(): string {
+    const s = this.source;
+    const show = VIEW_OPTION_KEYS.filter((k) => this.bench.viewer.getOptions()[k]);
+    const state: UrlState = {
+      lang: this.url.lang,
+      lesson: this.lesson?.id ?? null,
+      section: this.lesson?.view.section || null,
+      scene: s?.kind === 'lesson' ? s.scene : s?.kind === 'file' ? s.path : s?.kind === 'sandbox' ? 'sandbox' : null,
+      params: {},
+      cam: this.bench.state.loaded ? this.bench.viewer.cameraState() : null,
+      show,
+      mjcf: s?.kind === 'sandbox' ? s.packed : null,
+    };
+    if (s?.kind === 'lesson') for (const [k, v] of Object.entries(s.params)) state.params[k] = String(v);
+    return formatUrl(state, location.href);
+  }
+
+  /** Writes the state into the address bar (debounced for camera moves). */
+  syncUrl(delay = 0): void {
+    window.clearTimeout(this.urlTimer);
+    const write = () => {
+      const href = this.currentUrl();
+      if (href !== location.href) history.replaceState(null, '', href);
+      const other = new URL(href);
+      if (this.url.lang === 'en') other.searchParams.delete('lang');
+      else other.searchParams.set('lang', 'en');
+      this.langLink.href = other.toString();
+    };
+    if (delay > 0) this.urlTimer = window.setTimeout(write, delay);
+    else write();
+  }
+
+  private async copyLink(): Promise<void> {
+    this.syncUrl();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      this.copyNote.textContent = t('copied');
+    } catch {
+      this.copyNote.textContent = location.href;
+    }
+  }
+}
+
+function defaults(scene: SceneInfo): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const p of scene.params) if (p.default !== undefined) out[p.name] = p.default;
+  return out;
+}

@@ -1,0 +1,15 @@
+/** Every piece of lesson HTML passes DOMPurify before it reaches the page. */
+import DOMPurify from 'dompurify';
+import { renderInlineMarkdown, renderMarkdown } from './markdown';
+
+const CONFIG = { USE_PROFILES: { html: true, mathMl: true }, ADD_ATTR: ['data-directive', 'data-id'] };
+
+/** Sanitized HTML of lesson Markdown, as a fragment. */
+export function markdownFragment(src: string): DocumentFragment {
+  return DOMPurify.sanitize(renderMarkdown(src), { ...CONFIG, RETURN_DOM_FRAGMENT: true });
+}
+
+/** Sets an element's content to sanitized inline Markdown (prompts, feedback). */
+export function setInlineMarkdown(target: HTMLElement, src: string): void {
+  target.replaceChildren(DOMPurify.sanitize(renderInlineMarkdown(src), { ...CONFIG, RETURN_DOM_FRAGMENT: true }));
+}

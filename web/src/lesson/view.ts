@@ -1,0 +1,185 @@
+/**
+ * The lesson view: a table of contents and the sections in order, each rendered from its
+ * Markdown file in the page's language, with the directives filled by live components: a scene
+ * card that puts its scene on the bench, an exercise card, a measured number. Sections are deep
+ * links (`#<section-id>`); the view reports which section is being read.
+ */
+import { button, el } from '../ui/dom';
+import { lang, pick, t } from '../ui/i18n';
+import type { LessonClient } from './client';
+import { ExerciseCard, formatNumber } from './exercise';
+import { sectionTitle } from './markdown';
+import { markdownFragment } from './sanitize';
+import type { LessonFiles, LessonInfo } from './types';
+
+export interface LessonViewEvents {
+  openScene: (scene: string) => void;
+  section: (id: string) => void;
+}
+
+/** The element id of a section (also its URL hash). */
+export function sectionAnchor(id: string): string {
+  return id;
+}
+
+export class LessonView {
+  readonly root: HTMLElement;
+  private sceneCards = new Map<string, HTMLButtonElement[]>();
+  private sections = new Map<string, HTMLElement>();
+  private observer: IntersectionObserver | null = null;
+  private current = '';
+
+  constructor(
+    host: HTMLElement,
+    private readonly lessonId: string,
+    private readonly info: LessonInfo,
+    private readonly files: LessonFiles,
+    private readonly client: LessonClient,
+    private readonly events: LessonViewEvents,
+  ) {
+    this.root = el('div', { class: 'lesson-view' });
+    const title = el('h2', { class: 'lesson-title' }, pick(info.title));
+    const nav = el('nav', { class: 'toc', 'aria-label': t('contents') });
+    const details = el('details', { class: 'toc-box', open: '' }, el('summary', {}, t('contents')));
+    const list = el('ol');
+    const body = el('div', { class: 'sections' });
+    for (const s of info.sections) {
+      const src = this.text(s.id);
+      const heading = pick(s.title) || sectionTitle(src) || s.id;
+      const a = el('a', { href: `#${encodeURIComponent(sectionAnchor(s.id))}` }, heading);
+      a.addEventListener('click', () => this.events.section(s.id));
+      list.append(el('li', {}, a));
+      body.append(this.renderSection(s.id, src));
+    }
+    details.append(list);
+    nav.append(details);
+    this.root.append(title, nav, body);
+    host.append(this.root);
+    this.watch();
+  }
+
+  private text(section: string): string {
+    const find = (l: string) => this.files.find(([p]) => p === `text/${section}.${l}.md`)?.[1];
+    return find(lang()) ?? find(lang() === 'zh' ? 'en' : 'zh') ?? '';
+  }
+
+  private renderSection(id: string, src: string): HTMLElement {
+    const sec = el('section', { id: sectionAnchor(id), class: 'lesson-section', tabindex: '-1', 'data-section': id });
+    sec.append(markdownFragment(src));
+    const h = sec.querySelector('h2');
+    if (h) {
+      h.id = `${id}-title`;
+      sec.setAttribute('aria-labelledby', h.id);
+    }
+    for (const d of Array.from(sec.querySelectorAll<HTMLElement>('div.directive'))) {
+      const kind = d.dataset.directive;
+      const ref = d.dataset.id ?? '';
+      if (kind === 'scene') d.replaceWith(this.sceneCard(ref));
+      else if (kind === 'exercise') d.replaceWith(this.exerciseCard(ref));
+      else if (kind === 'measure') d.replaceWith(this.measureCard(ref));
+    }
+    this.sections.set(id, sec);
+    return sec;
+  }
+
+  private sceneCard(sceneId: string): HTMLElement {
+    const scene = this.info.scenes.find((s) => s.id === sceneId);
+    const title = scene ? pick(scene.title) : `${t('unknownScene')} '${sceneId}'`;
+    const open = button(t('openScene'), { class: 'primary', 'aria-label': `${t('openScene')}: ${title}` });
+    open.addEventListener('click', () => this.events.openScene(sceneId));
+    const list = this.sceneCards.get(sceneId) ?? [];
+    list.push(open);
+    this.sceneCards.set(sceneId, list);
+    return el('figure', { class: 'scene-card', 'data-scene': sceneId }, el('figcaption', {}, `${t('scene')}: ${title}`), open);
+  }
+
+  private exerciseCard(exId: string): HTMLElement {
+    const ex = this.info.exercises.find((e) => e.id === exId);
+    if (!ex) return el('p', { class: 'message error' }, `exercise '${exId}'?`);
+    return new ExerciseCard(this.lessonId, ex, this.client, (s) => this.events.openScene(s)).root;
+  }
+
+  /** "Textbook says X, the engine measures Y": the number comes from the engine, on view. */
+  private measureCard(exId: string): HTMLElement {
+    const value = el('strong', {}, '…');
+    const card = el('p', { class: 'measure-card', 'data-measure': exId, role: 'status' }, `${t('measured')}: `, value);
+    let asked = false;
+    const ask = () => {
+      if (asked) return;
+      asked = true;
+      value.textContent = t('measuring');
+      this.client
+        .measure(this.lessonId, exId)
+        .then((m) => {
+          const n = typeof m.measured === 'number' ? formatNumber(m.measured) : String(m.measured);
+          value.textContent = m.text ? `${n} (${pick(m.text)})` : n;
+        })
+        .catch((e: unknown) => {
+          value.textContent = e instanceof Error ? e.message : String(e);
+        });
+    };
+    if ('IntersectionObserver' in window) {
+      const io = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          ask();
+        }
+      });
+      io.observe(card);
+    } else ask();
+    return card;
+  }
+
+  /** Marks the scene cards of `sceneId` as the one on the bench. */
+  setActiveScene(sceneId: string | null): void {
+    for (const [id, buttons] of this.sceneCards) {
+      for (const b of buttons) {
+        const on = id === sceneId;
+        b.closest('figure')?.classList.toggle('active', on);
+        b.textContent = on ? `✓ ${t('onBench')}` : t('openScene');
+      }
+    }
+  }
+
+  /** Scrolls to a section (deep link) and gives it focus for keyboard and screen readers. */
+  goTo(id: string): boolean {
+    const s = this.sections.get(id);
+    if (!s) return false;
+    s.scrollIntoView({ block: 'start' });
+    s.focus({ preventScroll: true });
+    this.current = id;
+    return true;
+  }
+
+  /** The first scene a section shows, if any. */
+  firstScene(section: string): string | null {
+    const card = this.sections.get(section)?.querySelector<HTMLElement>('[data-scene]');
+    if (card?.dataset.scene) return card.dataset.scene;
+    return this.info.exercises.find((e) => e.section === section)?.scene ?? null;
+  }
+
+  get section(): string {
+    return this.current;
+  }
+
+  private watch(): void {
+    if (!('IntersectionObserver' in window)) return;
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        const top = entries.filter((e) => e.isIntersecting).sort((a, b) => a.boundingClientRect.top - b.boundingClientRect.top)[0];
+        const id = (top?.target as HTMLElement | undefined)?.dataset.section;
+        if (id && id !== this.current) {
+          this.current = id;
+          this.events.section(id);
+        }
+      },
+      { rootMargin: '0px 0px -70% 0px' },
+    );
+    for (const s of this.sections.values()) this.observer.observe(s);
+  }
+
+  dispose(): void {
+    this.observer?.disconnect();
+    this.root.remove();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Live plots (uPlot) of what the worker measures each frame: MuJoCo's potential and kinetic
+ * energy plus the flex elastic energy, edge lengths (min, mean, max and the edge selected in the
+ * inspector), and contact penetration and normal force. Samples go into columns allocated once;
+ * the charts redraw a few times a second; the whole record exports as CSV.
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Probe } from '../sim/protocol';
+import { button, el } from './dom';
+import { t, type StringKey } from './i18n';
+
+/** CSV column names: MuJoCo's names where the quantity has one. */
+export const COLUMNS = [
+  'time',
+  'energy_potential',
+  'energy_kinetic',
+  'energy_elastic',
+  'flexedge_length_min',
+  'flexedge_length_mean',
+  'flexedge_length_max',
+  'flexedge_length_selected',
+  'penetration_max',
+  'contact_normal_force',
+  'ncon',
+] as const;
+
+/** Samples kept; older halves are dropped when full. */
+const CAPACITY = 20000;
+/** Least time between two chart redraws (ms). */
+const REDRAW_MS = 200;
+
+interface ChartSpec {
+  title: StringKey;
+  series: Array<{ label: string; col: number; color: string; scale?: string }>;
+}
+
+const CHARTS: ChartSpec[] = [
+  {
+    title: 'energyPlot',
+    series: [
+      { label: 'potential', col: 1, color: '#1f6fb2' },
+      { label: 'kinetic', col: 2, color: '#d0342c' },
+      { label: 'elastic', col: 3, color: '#2a9d3a' },
+    ],
+  },
+  {
+    title: 'edgePlot',
+    series: [
+      { label: 'min', col: 4, color: '#7a8793' },
+      { label: 'mean', col: 5, color: '#1f6fb2' },
+      { label: 'max', col: 6, color: '#7a8793' },
+      { label: 'selected', col: 7, color: '#e08a00' },
+    ],
+  },
+  {
+    title: 'contactPlot',
+    series: [
+      { label: 'penetration (m)', col: 8, color: '#e0218a', scale: 'm' },
+      { label: 'normal force (N)', col: 9, color: '#2a9d3a', scale: 'N' },
+    ],
+  },
+];
+
+export class Plots {
+  readonly root: HTMLDetailsElement;
+  private cols: Float64Array[] = COLUMNS.map(() => new Float64Array(CAPACITY));
+  /** Number of samples recorded. */
+  count = 0;
+  private lastTime = -1;
+  private charts: uPlot[] = [];
+  private hosts: HTMLElement[] = [];
+  private lastDraw = 0;
+  private pending = false;
+  /** Times the charts were redrawn (for tests). */
+  redraws = 0;
+
+  constructor(host: HTMLElement) {
+    this.root = el('details', { class: 'panel plots' });
+    const summary = el('summary', {}, t('plots'));
+    const exportBtn = button(t('exportCsv'));
+    const clearBtn = button(t('clear'));
+    const bar = el('div', { class: 'row' }, exportBtn, clearBtn);
+    this.root.append(summary, bar);
+    for (const c of CHARTS) {
+      const h = el('figure', { class: 'chart', role: 'group', 'aria-label': t(c.title) }, el('figcaption', {}, t(c.title)));
+      this.hosts.push(h);
+      this.root.append(h);
+    }
+    host.append(this.root);
+    exportBtn.addEventListener('click', () => this.download());
+    clearBtn.addEventListener('click', () => this.clear());
+    this.root.addEventListener('toggle', () => {
+      if (this.root.open) this.redraw(true);
+    });
+    new ResizeObserver(() => this.resize()).observe(this.root);
+  }
+
+  private width(): number {
+    return Math.max(240, Math.floor(this.root.clientWidth - 8));
+  }
+
+  private ensureCharts(): void {
+    if (this.charts.length) return;
+    const w = this.width();
+    CHARTS.forEach((c, i) => {
+      const scales: uPlot.Scales = { x: { time: false } };
+      const axes: uPlot.Axis[] = [{ label: 't (s)' }, { scale: c.series[0].scale ?? 'y', size: 60 }];
+      if (c.series.some((s) => s.scale === 'N')) axes.push({ scale: 'N', side: 1, grid: { show: false }, size: 50 });
+      const opts: uPlot.Options = {
+        width: w,
+        height: 150,
+        scales,
+        legend: { show: true },
+        cursor: { drag: { x: false, y: false } },
+        series: [{ label: 't' }, ...c.series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, scale: s.scale ?? 'y', points: { show: false } }))],
+        axes,
+      };
+      this.charts.push(new uPlot(opts, this.data(c), this.hosts[i]));
+    });
+  }
+
+  private data(c: ChartSpec): uPlot.AlignedData {
+    const n = this.count;
+    return [this.cols[0].subarray(0, n), ...c.series.map((s) => this.cols[s.col].subarray(0, n))];
+  }
+
+  private resize(): void {
+    if (!this.charts.length) return;
+    const w = this.width();
+    for (const c of this.charts) c.setSize({ width: w, height: 150 });
+  }
+
+  /** Records one frame's measurements (skipped when simulated time did not move). */
+  push(time: number, p: Probe, ncon: number): void {
+    if (time === this.lastTime) return;
+    if (time < this.lastTime) this.clear(); // reset or reload: a new record
+    this.lastTime = time;
+    if (this.count === CAPACITY) {
+      const half = CAPACITY / 2;
+      for (const c of this.cols) c.copyWithin(0, half);
+      this.count = half;
+    }
+    const i = this.count++;
+    const v = this.cols;
+    v[0][i] = time;
+    v[1][i] = p.potential;
+    v[2][i] = p.kinetic;
+    v[3][i] = p.elastic;
+    v[4][i] = p.edgeMin;
+    v[5][i] = p.edgeMean;
+    v[6][i] = p.edgeMax;
+    v[7][i] = p.edgeSel;
+    v[8][i] = p.penetration;
+    v[9][i] = p.contactForce;
+    v[10][i] = ncon;
+    this.redraw(false);
+  }
+
+  private redraw(force: boolean): void {
+    if (!this.root.open) return;
+    const now = performance.now();
+    if (!force && now - this.lastDraw < REDRAW_MS) {
+      if (!this.pending) {
+        this.pending = true;
+        setTimeout(() => {
+          this.pending = false;
+          this.redraw(true);
+        }, REDRAW_MS);
+      }
+      return;
+    }
+    this.lastDraw = now;
+    this.ensureCharts();
+    CHARTS.forEach((c, i) => this.charts[i].setData(this.data(c)));
+    this.redraws++;
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.lastTime = -1;
+    this.redraw(true);
+  }
+
+  /** The record as CSV text, a header of MuJoCo names and one line per sample. */
+  csv(): string {
+    const lines = [COLUMNS.join(',')];
+    for (let i = 0; i < this.count; i++) {
+      lines.push(this.cols.map((c) => (Number.isNaN(c[i]) ? '' : String(c[i]))).join(','));
+    }
+    return lines.join('\n') + '\n';
+  }
+
+  private download(): void {
+    const blob = new Blob([this.csv()], { type: 'text/csv' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: 'flexlab-plots.csv' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+}

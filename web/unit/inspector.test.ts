@@ -1,0 +1,35 @@
+/** Which scene object a row of a field stands for, and how URL parameter text is read. */
+import { describe, expect, it } from 'vitest';
+import { rowKind } from '../src/ui/inspector';
+import { parseParam } from '../src/ui/params';
+
+const sizes = { nflex: 2, nflexvert: 21, nflexedge: 19, ngeom: 1, nbody: 21 };
+
+describe('rowKind', () => {
+  it('maps per-vertex, per-edge, per-geom, per-body and per-flex fields', () => {
+    expect(rowKind('flexvert_xpos', 21, sizes)).toBe('vertex');
+    expect(rowKind('flex_vertbodyid', 21, sizes)).toBe('vertex');
+    expect(rowKind('flexedge_length', 19, sizes)).toBe('edge');
+    expect(rowKind('flex_edge', 19, sizes)).toBe('edge');
+    expect(rowKind('geom_xpos', 1, sizes)).toBe('geom');
+    expect(rowKind('xpos', 21, sizes)).toBe('body');
+    expect(rowKind('flex_vertadr', 2, sizes)).toBe('flex');
+    expect(rowKind('contact', 0, sizes)).toBe('contact');
+    expect(rowKind('efc_force', 0, sizes)).toBe('efc');
+    expect(rowKind('qpos', 63, sizes)).toBeNull();
+    // a per-flex array is never taken for vertices, even by name
+    expect(rowKind('flex_vertnum', 2, sizes)).toBe('flex');
+  });
+});
+
+describe('parseParam', () => {
+  it('reads numbers, choices and booleans, and refuses what does not fit', () => {
+    expect(parseParam({ name: 't', label: {}, kind: 'number' }, '0.004')).toBe(0.004);
+    expect(parseParam({ name: 't', label: {}, kind: 'number' }, 'abc')).toBeNull();
+    expect(parseParam({ name: 'i', label: {}, kind: 'choice', choices: ['Euler', 'RK4'] }, 'RK4')).toBe('RK4');
+    expect(parseParam({ name: 'i', label: {}, kind: 'choice', choices: ['Euler', 'RK4'] }, 'implicit')).toBeNull();
+    expect(parseParam({ name: 's', label: {}, kind: 'bool' }, 'true')).toBe(true);
+    expect(parseParam({ name: 's', label: {}, kind: 'bool' }, '0')).toBe(false);
+    expect(parseParam({ name: 's', label: {}, kind: 'bool' }, 'maybe')).toBeNull();
+  });
+});
