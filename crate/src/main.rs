@@ -3,7 +3,7 @@
 //! ```text
 //! flexlab compile MODEL.xml [--elastic3d FLEX=V]
 //! flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
-//! flexlab lessons check DIR
+//! flexlab lessons check DIR [--verbose]
 //! ```
 
 use flexlab::trace::json_str;
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   flexlab compile MODEL.xml [--elastic3d FLEX=V]
   flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
-  flexlab lessons check DIR";
+  flexlab lessons check DIR [--verbose]";
 
 struct Args {
     model: String,
@@ -86,7 +86,9 @@ fn load(a: &Args) -> flexlab::Result<flexlab::Model> {
 /// `flexlab lessons check DIR`: one `file:line: message` per error and exit 1, or the summary
 /// line and exit 0; checks waiting for an engine feature print `pending: …` without failing.
 fn lessons(rest: &[String]) -> ExitCode {
-    let [sub, dir] = rest else {
+    let verbose = rest.iter().any(|a| a == "--verbose");
+    let rest: Vec<&String> = rest.iter().filter(|a| *a != "--verbose").collect();
+    let [sub, dir] = rest[..] else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
@@ -94,7 +96,7 @@ fn lessons(rest: &[String]) -> ExitCode {
         eprintln!("flexlab: unknown lessons command '{sub}'\n{USAGE}");
         return ExitCode::from(2);
     }
-    let (lines, ok) = flexlab::lessons::check::check_dir(std::path::Path::new(dir));
+    let (lines, ok) = flexlab::lessons::check::check_dir(std::path::Path::new(dir), verbose);
     for l in lines {
         println!("{l}");
     }

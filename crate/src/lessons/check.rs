@@ -22,6 +22,8 @@ pub struct Report {
     pub pending: Vec<(String, String)>,
     /// Exercises waiting for an engine feature.
     pub pending_exercises: usize,
+    /// `(id, measured value)` of every check that ran, for `--verbose`.
+    pub values: Vec<(String, String)>,
     pub errors: Vec<Diag>,
 }
 
@@ -96,6 +98,13 @@ pub fn check(b: &Bundle) -> Report {
                     continue;
                 }
                 let Some(v) = m.value else { continue };
+                r.values.push((
+                    ex.id.clone(),
+                    match &v {
+                        super::quantity::Val::Num(x) => format!("{x}"),
+                        super::quantity::Val::Text(t) => format!("'{t}'"),
+                    },
+                ));
                 match meets_expect(ex, &v) {
                     Ok(()) => {
                         if is_exercise {
@@ -148,7 +157,8 @@ pub fn lesson_dirs(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// Checks every lesson below `dir`; returns the printed lines and whether all passed.
-pub fn check_dir(dir: &std::path::Path) -> (Vec<String>, bool) {
+/// `verbose` adds a `measured: <id>: <value>` line per check that ran.
+pub fn check_dir(dir: &std::path::Path, verbose: bool) -> (Vec<String>, bool) {
     let dirs = lesson_dirs(dir);
     let mut out = Vec::new();
     if dirs.is_empty() {
@@ -171,6 +181,11 @@ pub fn check_dir(dir: &std::path::Path) -> (Vec<String>, bool) {
                 e.line,
                 e.message
             ));
+        }
+        if verbose {
+            for (id, v) in &rep.values {
+                out.push(format!("measured: {id}: {v}"));
+            }
         }
         for (what, msg) in &rep.pending {
             out.push(format!("pending: {what}: {msg}"));
