@@ -45,6 +45,7 @@ export class App {
   private langLink: HTMLAnchorElement;
   private copyNote: HTMLElement;
   private urlTimer: number | undefined;
+  private fieldsLinked = false;
   /** Set once the first scene is up (tests wait on it). */
   started = false;
 
@@ -77,6 +78,13 @@ export class App {
     this.bench.onLoaded((s) => {
       this.inspector.setScene(s.fields, s.info.sizes, s.topology);
       this.plots.clear();
+      if (this.lesson && !this.fieldsLinked) {
+        this.fieldsLinked = true;
+        this.lesson.view.linkFields(new Set([...s.fields.model, ...s.fields.data, 'contact']), (name, row) => {
+          this.inspector.show(name, row ?? 0);
+          this.inspector.root.scrollIntoView({ block: 'nearest' });
+        });
+      }
     });
     this.bench.onFrame((_d, s) => this.plots.push(s.time, s.probe, s.ncon));
     this.bench.onReset(() => this.plots.clear());

@@ -130,6 +130,23 @@ export class LessonView {
     return card;
   }
 
+  /**
+   * Turns inline code naming a MuJoCo field (`flex_vertadr`, `qfrc_passive[0]`) into a button
+   * that opens that field in the inspector, so every name in the text leads to its numbers.
+   */
+  linkFields(names: Set<string>, open: (field: string, row: number | null) => void): void {
+    for (const code of Array.from(this.root.querySelectorAll<HTMLElement>('.sections code'))) {
+      if (code.closest('pre, button')) continue;
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?(?:\.[xyz])?$/.exec(code.textContent ?? '');
+      if (!m || !names.has(m[1])) continue;
+      const row = m[2] === undefined ? null : Number(m[2]);
+      const b = button('', { class: 'field-link', 'aria-label': `${code.textContent}: ${t('openField')}` });
+      code.replaceWith(b);
+      b.append(code);
+      b.addEventListener('click', () => open(m[1], row));
+    }
+  }
+
   /** Marks the scene cards of `sceneId` as the one on the bench. */
   setActiveScene(sceneId: string | null): void {
     for (const [id, buttons] of this.sceneCards) {

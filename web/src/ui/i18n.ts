@@ -37,6 +37,7 @@ const STRINGS = {
   inspector: { zh: '字段检查器 inspector', en: 'Field inspector' },
   field: { zh: '字段 field', en: 'Field' },
   values: { zh: '数值 values', en: 'Values' },
+  openField: { zh: '在字段检查器中打开', en: 'open in the field inspector' },
   fieldFilter: { zh: '按名称筛选', en: 'Filter by name' },
   rows: { zh: '行', en: 'rows' },
   row: { zh: '行', en: 'row' },

@@ -144,12 +144,16 @@ export class Inspector {
     if (keep) this.select.value = keep;
   }
 
-  /** Shows field `name` (a MuJoCo model or data array, or `contact`). */
-  show(name: string): void {
+  /** Shows field `name` (a MuJoCo model or data array, or `contact`), from row `first`. */
+  show(name: string, first = 0): void {
     this.field = name;
+    if (this.filter.value && !name.toLowerCase().includes(this.filter.value.trim().toLowerCase())) {
+      this.filter.value = '';
+      this.fillNames();
+    }
     this.select.value = name;
     this.selectedRow = -1;
-    this.firstRow.value = '0';
+    this.firstRow.value = String(Math.max(0, first));
     this.emit();
     this.root.open = true;
     void this.read();
