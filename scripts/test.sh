@@ -40,8 +40,9 @@ check wasm-build bash scripts/build-wasm.sh
 check typescript node_modules/.bin/tsc -p web/tsconfig.json --noEmit
 check vite-build node_modules/.bin/vite build --config web/vite.config.ts --logLevel warn
 
-# lesson checker (native CLI)
-# lesson checker: added with `flexlab lessons check`
+# lesson checker (native CLI): every lesson parses, every scene compiles, every measured check
+# meets its expect
+check lessons cargo run --release --quiet -p flexlab -- lessons check lessons/
 
 # vitest
 node_modules/.bin/vitest run --config web/vite.config.ts --reporter=default --reporter=json \

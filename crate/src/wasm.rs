@@ -345,3 +345,55 @@ fn parse_elastic3d(s: &str) -> Result<Vec<(String, i32)>, String> {
     }
     Ok(out)
 }
+
+// ============================================================================ lessons
+// The lesson API for the browser's worker (lessons/README.md, "The lesson API"). Thin by
+// design: every decision is made in crate::lessons, which `flexlab lessons check` runs too.
+
+/// A lesson read from its files; prepares scenes, runs measured checks and judges answers.
+#[wasm_bindgen]
+pub struct Lesson {
+    bundle: crate::lessons::Bundle,
+}
+
+#[wasm_bindgen]
+impl Lesson {
+    /// Reads a lesson from `files_json`, a JSON object `{ "<path relative to the lesson
+    /// folder>": "<text>" }`. Problems in the lesson are listed in `bundle().errors`; only
+    /// input that is not such an object throws.
+    #[wasm_bindgen(constructor)]
+    pub fn new(files_json: &str) -> Result<Lesson, JsError> {
+        let bundle = crate::lessons::api::load(files_json).map_err(|e| JsError::new(&e))?;
+        Ok(Lesson { bundle })
+    }
+
+    /// The lesson as JSON: `{id, title, sections, scenes, exercises, measurements, errors}`.
+    pub fn bundle(&self) -> String {
+        crate::lessons::api::bundle_json(&self.bundle)
+    }
+
+    /// A scene with parameter values (`params_json`: `{name: value}`) applied, as JSON
+    /// `{xml, elastic3d, files}` for the `Scene` constructor.
+    pub fn prepare_scene(&self, scene_id: &str, params_json: &str) -> Result<String, JsError> {
+        crate::lessons::api::prepare_scene_json(&self.bundle, scene_id, params_json)
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Runs the measured check of an exercise or measurement (bounded work): JSON
+    /// `{value, pending, runs}`.
+    pub fn measure(&self, exercise_id: &str) -> Result<String, JsError> {
+        crate::lessons::api::measure_json(&self.bundle, exercise_id).map_err(|e| JsError::new(&e))
+    }
+
+    /// Judges an answer (`answer_json`: a number or a choice id string) against what
+    /// `measure` returned: JSON `{correct, feedback: {zh, en}, explain: {zh, en}}`.
+    pub fn judge(
+        &self,
+        exercise_id: &str,
+        answer_json: &str,
+        measured_json: &str,
+    ) -> Result<String, JsError> {
+        crate::lessons::api::judge_json(&self.bundle, exercise_id, answer_json, measured_json)
+            .map_err(|e| JsError::new(&e))
+    }
+}

@@ -391,6 +391,8 @@ pub struct Exercise {
     pub feedback: Feedback,
     pub textbook: Option<Textbook>,
     pub line: u32,
+    /// Line of `scene = …`.
+    pub scene_line: u32,
 }
 
 /// A lesson read from its folder, with everything found wrong in it.
@@ -405,6 +407,9 @@ pub struct Bundle {
     /// Every file of the folder (relative path → text), for scenes and their includes.
     pub files: BTreeMap<String, String>,
     pub errors: Vec<Diag>,
+    /// Ids of exercises that are defined but could not be read (already reported), so that
+    /// references to them do not report again.
+    pub broken: Vec<String>,
 }
 
 // ------------------------------------------------------------------ raw TOML shapes
@@ -847,8 +852,9 @@ impl Bundle {
                 r.err(F, line, format!("exercise '{id}' is defined twice"));
                 continue;
             }
-            if let Some(ex) = read_exercise(r, text, is_measurement, e) {
-                self.exercises.push(ex);
+            match read_exercise(r, text, is_measurement, e) {
+                Some(ex) => self.exercises.push(ex),
+                None => self.broken.push(id),
             }
         }
     }
@@ -868,7 +874,9 @@ impl Bundle {
                         DirectiveKind::Scene if self.scene(&d.id).is_none() => {
                             r.err(&d.file, d.line, format!("unknown scene '{}'", d.id))
                         }
-                        DirectiveKind::Exercise | DirectiveKind::Measure => {
+                        DirectiveKind::Exercise | DirectiveKind::Measure
+                            if !self.broken.contains(&d.id) =>
+                        {
                             match self.exercise(&d.id) {
                                 None => r.err(
                                     &d.file,
@@ -943,7 +951,7 @@ impl Bundle {
             let Some(scene) = self.scene(&e.scene) else {
                 r.err(
                     F,
-                    e.line,
+                    e.scene_line,
                     format!("'{}': unknown scene '{}'", e.id, e.scene),
                 );
                 continue;
@@ -1143,6 +1151,7 @@ fn read_exercise(
 ) -> Option<Exercise> {
     const F: &str = "exercises.toml";
     let line = sline(text, &e.id);
+    let scene_line = sline(text, &e.scene);
     let id = e.id.get_ref().clone();
     let kind = if is_measurement {
         if let Some(k) = &e.kind {
@@ -1403,6 +1412,7 @@ fn read_exercise(
         feedback,
         textbook: e.textbook,
         line,
+        scene_line,
     })
 }
 

@@ -52,6 +52,8 @@ pub fn check(b: &Bundle) -> Report {
         errors: b.errors.clone(),
         ..Default::default()
     };
+    // scenes that fail to compile with their defaults: already reported, not measured again
+    let mut broken_scenes: Vec<&str> = Vec::new();
     for s in &b.scenes {
         let prepared = match params::prepare(s, &b.files, &[]) {
             Ok(p) => p,
@@ -76,6 +78,7 @@ pub fn check(b: &Bundle) -> Report {
                     format!("scene '{}' does not compile: {}", s.id, error_text(&e)),
                 );
                 r.errors.push(scene_error_at(&s.file, &e, fallback));
+                broken_scenes.push(&s.id);
             }
         }
     }
@@ -84,8 +87,8 @@ pub fn check(b: &Bundle) -> Report {
         if is_exercise {
             r.exercises += 1;
         }
-        if b.scene(&ex.scene).is_none() {
-            continue; // reported by the reader
+        if b.scene(&ex.scene).is_none() || broken_scenes.contains(&ex.scene.as_str()) {
+            continue; // reported already
         }
         match measure(b, ex) {
             Err(d) => r.errors.push(d),
@@ -118,6 +121,15 @@ pub fn check(b: &Bundle) -> Report {
             }
         }
     }
+    // one mistake may be found by two passes (the reader and a run): report it once
+    let mut seen = Vec::new();
+    r.errors.retain(|d| {
+        let new = !seen.contains(d);
+        if new {
+            seen.push(d.clone());
+        }
+        new
+    });
     r
 }
 

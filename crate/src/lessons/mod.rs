@@ -7,6 +7,7 @@
 //! Every failure is a [`Diag`] naming the lesson file and line; nothing here panics on bad
 //! input.
 
+pub mod api;
 pub mod bundle;
 pub mod check;
 pub mod judge;

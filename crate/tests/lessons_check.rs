@@ -1,0 +1,118 @@
+//! `flexlab lessons check` on the real lessons and on small broken lessons: every failure
+//! must name the right file and line, and a check waiting for an engine feature must be
+//! reported as pending without failing.
+
+use flexlab::lessons::check::check_dir;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/lessons")
+        .join(name)
+}
+
+fn lines(name: &str) -> (Vec<String>, bool) {
+    check_dir(&fixture(name), false)
+}
+
+/// The single error line of a broken fixture, with the fixture's folder stripped.
+fn only_error(name: &str) -> String {
+    let (out, ok) = lines(name);
+    assert!(!ok, "{name} must fail: {out:?}");
+    let errs: Vec<&String> = out.iter().filter(|l| !l.starts_with("pending:")).collect();
+    assert_eq!(errs.len(), 1, "{name}: {out:?}");
+    let prefix = format!("{}/", fixture(name).display());
+    errs[0].strip_prefix(&prefix).unwrap_or(errs[0]).to_string()
+}
+
+#[test]
+fn the_lessons_pass_with_eight_exercises() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let (out, ok) = check_dir(&dir, true);
+    assert!(ok, "{out:#?}");
+    let last = out.last().unwrap();
+    assert!(
+        last.starts_with("lessons: 1, sections: 8, scenes: 11, exercises: 8 ("),
+        "{last}"
+    );
+    // every exercise either ran its measured check or waits for an engine feature
+    let (measured, pending) = (
+        out.iter().filter(|l| l.starts_with("measured: ex")).count(),
+        out.iter().filter(|l| l.starts_with("pending: ex")).count(),
+    );
+    assert_eq!(measured + pending, 8, "{out:#?}");
+}
+
+#[test]
+fn a_good_fixture_passes() {
+    let (out, ok) = lines("good");
+    assert!(ok, "{out:?}");
+    assert_eq!(
+        out,
+        vec!["lessons: 1, sections: 1, scenes: 1, exercises: 1 (1 with measured checks)"]
+    );
+}
+
+#[test]
+fn bad_mjcf_names_the_scene_file_and_line() {
+    let e = only_error("bad-mjcf");
+    assert!(e.starts_with("scenes/drop.xml:6: "), "{e}");
+    assert!(e.contains("unrecognized attribute: 'bouncy'"), "{e}");
+}
+
+#[test]
+fn an_unknown_scene_names_the_exercise_line() {
+    let e = only_error("unknown-scene");
+    assert!(e.starts_with("exercises.toml:4: "), "{e}");
+    assert!(e.contains("unknown scene 'dorp'"), "{e}");
+}
+
+#[test]
+fn a_malformed_exercise_names_its_line() {
+    let e = only_error("malformed-exercise");
+    assert!(e.starts_with("exercises.toml:12: "), "{e}");
+    assert!(e.contains("quantity"), "{e}");
+}
+
+#[test]
+fn a_tolerance_no_run_can_meet_fails_at_expect() {
+    let e = only_error("impossible-tolerance");
+    assert!(e.starts_with("exercises.toml:16: "), "{e}");
+    assert!(e.contains("gives 4.91 but expect = 5.5"), "{e}");
+}
+
+#[test]
+fn a_missing_engine_feature_is_pending_not_failing() {
+    let (out, ok) = lines("pending");
+    assert!(ok, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("pending: fall: Not supported")),
+        "{out:?}"
+    );
+    assert_eq!(
+        out.last().unwrap(),
+        "lessons: 1, sections: 1, scenes: 1, exercises: 1 (0 with measured checks, 1 pending engine features)"
+    );
+}
+
+#[test]
+fn the_cli_prints_file_line_errors_and_exits_1() {
+    let exe = env!("CARGO_BIN_EXE_flexlab");
+    let out = Command::new(exe)
+        .args(["lessons", "check"])
+        .arg(fixture("impossible-tolerance"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("exercises.toml:16: 'fall'"), "{text}");
+    let out = Command::new(exe)
+        .args(["lessons", "check"])
+        .arg(fixture("good"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("lessons: 1, sections: 1"));
+}
