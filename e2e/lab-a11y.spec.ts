@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, type Page } from '@playwright/test';
-import { canvasColours, expect, fixture, loadSandbox, openLab, waitFrames } from './lab';
+import { canvasColours, expect, fixture, loadSandbox, openLab, settle, waitFrames } from './lab';
 
 async function openEverything(page: Page): Promise<void> {
   for (const cls of ['inspector', 'plots', 'sandbox']) {
@@ -28,6 +28,32 @@ for (const lang of ['en', 'zh']) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+for (const query of ['?lesson=lab-test&lang=en', '?lesson=lab-test', '?lang=en']) {
+  test(`axe finds no serious or critical violation on a lesson page (${query})`, async ({ page }) => {
+    await openLab(page, query);
+    await waitFrames(page, 2);
+    // an exercise answered (feedback on show) and the parameter panel open
+    const ex = page.locator('section.exercise').first();
+    const radio = ex.locator('input[type="radio"]').first();
+    if (await radio.count()) await radio.check();
+    else await ex.locator('input[type="number"]').fill('0.3');
+    await ex.locator('button.primary').click();
+    await expect(ex).toHaveAttribute('data-state', /wrong|right|open/, { timeout: 30_000 });
+    await expect(ex.locator('.feedback')).not.toHaveText(/Measuring|测量/, { timeout: 30_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test('exercise buttons have their English names', async ({ page }) => {
+  await openLab(page, '?lesson=lab-test&lang=en');
+  const ex = page.locator('section.exercise[data-exercise="sag"]');
+  await expect(ex.getByRole('button', { name: 'Check', exact: true })).toBeVisible();
+  await ex.getByLabel('Your prediction').fill('1');
+  await ex.getByLabel('Your prediction').press('Enter');
+  await expect(ex.getByRole('button', { name: 'Try again', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(ex.getByRole('button', { name: 'Show answer', exact: true })).toBeVisible();
+});
 
 test('transport controls have their English names and work from the keyboard', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
@@ -79,10 +105,14 @@ test('the canvas is drawn (non-blank) in Chromium with SwiftShader, and toggles 
   await waitFrames(page, 5);
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   expect(await canvasColours(page)).toBeGreaterThan(50);
-  const before = await page.evaluate(() => window.__flexlab.state.frames);
+  await settle(page);
+  const f0 = await page.evaluate(() => window.__flexlab.state.frames);
+  await page.waitForFunction((n) => window.__flexlab.state.frames > n, f0);
   const img0 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
   await page.getByRole('checkbox', { name: 'Edges' }).check();
-  await page.waitForFunction((n) => window.__flexlab.state.frames > n, before);
+  // the toggle's handler has run; the next drawn frame shows it
+  const f1 = await page.evaluate(() => window.__flexlab.state.frames);
+  await page.waitForFunction((n) => window.__flexlab.state.frames > n, f1);
   const img1 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
   expect(img1).not.toBe(img0);
 });

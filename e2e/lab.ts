@@ -76,14 +76,21 @@ export async function canvasImage(page: Page): Promise<string> {
   return page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
 }
 
+/** Waits for a frame drawn after the worker handled every message sent so far. */
+export async function settle(page: Page): Promise<void> {
+  const sent = await page.evaluate(() => window.__flexlab.bench.sim.sent);
+  await page.waitForFunction((n) => (window.__flexlab.state.stats?.handled ?? 0) >= n, sent);
+}
+
 /** Pauses, resets and waits until the page shows time 0 with the simulation stopped. */
 export async function pauseAndReset(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await page.getByRole('toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
-  await page.waitForFunction(() => {
-    const s = window.__flexlab.state.stats;
-    return !!s && s.time === 0 && !s.running && s.steps === 0;
-  });
+  await settle(page);
+  const s = await page.evaluate(() => window.__flexlab.state.stats!);
+  expect(s.time).toBe(0);
+  expect(s.steps).toBe(0);
+  expect(s.running).toBe(false);
 }
 
 /** Steps `n` times through the bench and waits for the frame that shows them. */
@@ -93,5 +100,6 @@ export async function stepAndWait(page: Page, n: number): Promise<void> {
     window.__flexlab.bench.step(k);
     return base + k;
   }, n);
+  await settle(page);
   await page.waitForFunction((k) => (window.__flexlab.state.stats?.steps ?? 0) >= k, target);
 }

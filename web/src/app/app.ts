@@ -144,6 +144,7 @@ export class App {
       const view = new LessonView(this.lessonPane, id, info, bundle.files, this.lessons, {
         openScene: (scene) => void this.openScene(scene, {}),
         section: () => this.syncUrl(200),
+        navigate: (section) => void this.openSection(section),
       });
       this.lesson = { id, info, bundle, view };
     } catch (e) {
@@ -182,7 +183,7 @@ export class App {
     let ok = false;
     try {
       const prepared = await this.lessons.prepare(l.id, sceneId, params);
-      ok = await this.bench.load(prepared.xml, [], prepared.elastic3d);
+      ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d);
       if (!ok) this.params.showError(this.bench.state.error);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
@@ -214,7 +215,7 @@ export class App {
     try {
       const prepared = await this.lessons.prepare(l.id, src.scene, params);
       const wasRunning = this.bench.state.running || !this.bench.state.loaded;
-      const ok = await this.bench.load(prepared.xml, [], prepared.elastic3d, { keepCamera: true, autoplay: wasRunning });
+      const ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d, { keepCamera: true, autoplay: wasRunning });
       this.params.showError(ok ? null : this.bench.state.error);
     } catch (e) {
       this.params.showError(e instanceof Error ? e.message : String(e));

@@ -1,14 +1,14 @@
 /**
- * The one place that knows the shape of the engine's wasm `Lesson` class (crate/src/wasm.rs).
- * Everything the lesson view needs goes through [[LessonEngine]]; if the wasm module has no
- * `Lesson` yet, [[openLesson]] says so and the page keeps its bench working.
+ * The one place that knows the shape of the engine's wasm `Lesson` class (crate/src/wasm.rs,
+ * crate/src/lessons/api.rs). Everything the lesson view needs goes through [[LessonEngine]]; if
+ * the wasm module has no `Lesson`, [[openLesson]] says so and the page keeps its bench working.
  *
- * Expected wasm surface (JSON strings in and out, errors as JS exceptions in MuJoCo's words):
- *   new Lesson(files: Array<[path, text]>)     parse and validate one lesson folder
- *   info(): string                             {id, title, sections, scenes, exercises}
- *   prepare_scene(scene, params_json): string  {xml, elastic3d}
- *   check(exercise, answer_json): string       the verdict
- *   measure(exercise): string                  {measured, text?}
+ * The wasm surface (JSON strings in and out, errors as JS exceptions):
+ *   new Lesson(files_json)                      {"<path in the lesson folder>": "<text>"}
+ *   bundle(): string                            {id, title, sections, scenes, exercises, measurements, errors}
+ *   prepare_scene(scene, params_json): string   {xml, elastic3d, files}
+ *   measure(id): string                         {value, pending, runs} (bounded work)
+ *   judge(id, answer_json, measured_json)       {correct, feedback, explain}
  */
 import * as wasm from '../wasm/flexlab.js';
 import type { ParamValue } from '../sim/protocol';
@@ -17,20 +17,22 @@ import type { LessonFiles, LessonInfo, Measurement, PreparedScene, Verdict } fro
 export interface LessonEngine {
   info(): LessonInfo;
   prepareScene(scene: string, params: Record<string, ParamValue>): PreparedScene;
-  check(exercise: string, answer: number | string): Verdict;
-  measure(exercise: string): Measurement;
+  /** Runs an exercise's (or a measurement's) measured check. */
+  measure(id: string): Measurement;
+  /** Judges an answer against a measurement made by [[measure]]. */
+  judge(id: string, answer: number | string, m: Measurement): Verdict;
   dispose(): void;
 }
 
 interface WasmLesson {
-  info(): string;
+  bundle(): string;
   prepare_scene(scene: string, params: string): string;
-  check(exercise: string, answer: string): string;
-  measure(exercise: string): string;
+  measure(id: string): string;
+  judge(id: string, answer: string, measured: string): string;
   free(): void;
 }
 
-type WasmLessonClass = new (files: unknown) => WasmLesson;
+type WasmLessonClass = new (filesJson: string) => WasmLesson;
 
 /** The engine's `Lesson` class, if this build has it. */
 function lessonClass(): WasmLessonClass | null {
@@ -42,16 +44,19 @@ export function lessonsAvailable(): boolean {
   return lessonClass() !== null;
 }
 
-/** Opens a lesson folder in the engine; throws the engine's message if it is not valid. */
+/** Opens a lesson folder in the engine; problems in it are listed in `info().errors`. */
 export function openLesson(files: LessonFiles): LessonEngine {
   const Cls = lessonClass();
   if (!Cls) throw new Error('LESSON_API_MISSING');
-  const l = new Cls(files);
+  const l = new Cls(JSON.stringify(Object.fromEntries(files)));
   return {
-    info: () => JSON.parse(l.info()) as LessonInfo,
+    info: () => JSON.parse(l.bundle()) as LessonInfo,
     prepareScene: (scene, params) => JSON.parse(l.prepare_scene(scene, JSON.stringify(params))) as PreparedScene,
-    check: (exercise, answer) => JSON.parse(l.check(exercise, JSON.stringify(answer))) as Verdict,
-    measure: (exercise) => JSON.parse(l.measure(exercise)) as Measurement,
+    measure: (id) => JSON.parse(l.measure(id)) as Measurement,
+    judge: (id, answer, m) => {
+      const v = JSON.parse(l.judge(id, JSON.stringify(answer), JSON.stringify(m))) as Omit<Verdict, 'measurement'>;
+      return { ...v, measurement: m };
+    },
     dispose: () => l.free(),
   };
 }

@@ -13,6 +13,9 @@ export class LessonApiMissing extends Error {
   }
 }
 
+/** Thrown when a check needs an engine feature flexlab does not have yet (the engine's words). */
+export class CheckPending extends Error {}
+
 type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export class LessonClient {
@@ -33,7 +36,9 @@ export class LessonClient {
       if (!p) return;
       this.waiting.delete(m.id);
       if (m.ok) p.resolve(m.value);
-      else p.reject(m.error === 'LESSON_API_MISSING' ? new LessonApiMissing() : new Error(m.error));
+      else if (m.error === 'LESSON_API_MISSING') p.reject(new LessonApiMissing());
+      else if (m.error.startsWith('PENDING:')) p.reject(new CheckPending(m.error.slice('PENDING:'.length)));
+      else p.reject(new Error(m.error));
     };
     w.onerror = (ev) => {
       ev.preventDefault();

@@ -6,12 +6,12 @@
  */
 import { button, el, uniqueId } from '../ui/dom';
 import { pick, t } from '../ui/i18n';
-import type { LessonClient } from './client';
+import { CheckPending, type LessonClient } from './client';
 import { loadProgress, saveProgress, type ExerciseProgress } from './progress';
 import { setInlineMarkdown } from './sanitize';
 import type { ExerciseInfo, Text, Verdict } from './types';
 
-function fill(text: Text | undefined, measured: number | string | undefined): string {
+function fill(text: Text | undefined, measured: number | string | null | undefined): string {
   const m = typeof measured === 'number' ? formatNumber(measured) : measured ?? '';
   return pick(text).replace(/\{measured\}/g, m);
 }
@@ -149,19 +149,19 @@ export class ExerciseCard {
       const v = await this.client.check(this.lesson, this.ex.id, this.ex.kind === 'number' ? Number(pred) : pred);
       this.verdict = v;
       this.progress.attempts += 1;
-      this.progress.measured = v.measured;
+      this.progress.measured = v.measurement.value ?? undefined;
       this.progress.status = v.correct ? 'right' : 'wrong';
       this.save();
       this.ui(this.progress.status);
       this.feedback.replaceChildren();
       const mark = el('strong', {}, v.correct ? `✓ ${t('right')}. ` : `✗ ${t('wrong')}. `);
       const text = el('span');
-      setInlineMarkdown(text, fill(v.feedback, v.measured));
+      setInlineMarkdown(text, fill(v.feedback, v.measurement.value));
       this.feedback.append(mark, text);
       if (v.correct) this.showExplain(v);
     } catch (e) {
       this.ui('open');
-      this.feedback.textContent = e instanceof Error ? e.message : String(e);
+      this.feedback.textContent = e instanceof CheckPending ? `${t('pending')}: ${e.message}` : e instanceof Error ? e.message : String(e);
     }
   }
 
@@ -186,7 +186,7 @@ export class ExerciseCard {
         v = await this.client.check(this.lesson, this.ex.id, this.ex.kind === 'number' ? Number(this.progress.prediction) || 0 : this.progress.prediction);
         this.verdict = v;
       } catch (e) {
-        this.explain.textContent = e instanceof Error ? e.message : String(e);
+        this.explain.textContent = e instanceof CheckPending ? `${t('pending')}: ${e.message}` : e instanceof Error ? e.message : String(e);
         return;
       }
     }
@@ -195,10 +195,11 @@ export class ExerciseCard {
 
   private showExplain(v: Verdict): void {
     this.explain.replaceChildren();
-    const measured = typeof v.measured === 'number' ? formatNumber(v.measured) : String(v.measured);
+    const value = v.measurement.value;
+    const measured = typeof value === 'number' ? formatNumber(value) : String(value ?? '');
     const line = el('p', { class: 'measured' }, `${t('measured')}: `, el('strong', {}, `${measured}${this.ex.unit ? ` ${this.ex.unit}` : ''}`));
     const text = el('div');
-    setInlineMarkdown(text, fill(v.explain, v.measured));
+    setInlineMarkdown(text, fill(v.explain, value));
     this.explain.append(line, text);
   }
 }

@@ -14,15 +14,17 @@ export interface Text {
 export interface SectionInfo {
   id: string;
   title: Text;
+  /** The section's Markdown in both languages (`text/<id>.<lang>.md`). */
+  markdown: Text;
 }
 
 export interface SceneParam {
   name: string;
   label: Text;
   kind: 'number' | 'choice' | 'bool';
-  min?: number;
-  max?: number;
-  step?: number;
+  min?: number | null;
+  max?: number | null;
+  step?: number | null;
   choices?: string[];
   default?: ParamValue;
 }
@@ -30,7 +32,7 @@ export interface SceneParam {
 export interface SceneInfo {
   id: string;
   title: Text;
-  camera?: MjCamera;
+  camera?: MjCamera | null;
   show?: string[];
   params: SceneParam[];
 }
@@ -47,8 +49,25 @@ export interface ExerciseInfo {
   scene: string;
   kind: 'number' | 'choice';
   prompt: Text;
-  unit?: string;
+  unit?: string | null;
   choices?: ExerciseChoice[];
+}
+
+/** A `::: measure` block: a live engine number beside what the textbook states. */
+export interface MeasurementInfo {
+  id: string;
+  section: string;
+  scene: string;
+  caption: Text;
+  unit?: string | null;
+  textbook?: { value?: number | null; text: Text } | null;
+}
+
+/** A problem found in the lesson files, with its place. */
+export interface LessonDiag {
+  file: string;
+  line: number;
+  message: string;
 }
 
 export interface LessonInfo {
@@ -57,29 +76,45 @@ export interface LessonInfo {
   sections: SectionInfo[];
   scenes: SceneInfo[];
   exercises: ExerciseInfo[];
+  measurements: MeasurementInfo[];
+  errors: LessonDiag[];
 }
 
-/** A scene made ready to compile: MJCF with the parameters applied, and spec-only settings. */
+/** A scene made ready to compile: MJCF with the parameters applied, spec-only settings, includes. */
 export interface PreparedScene {
   xml: string;
   elastic3d: Record<string, number>;
+  files: Array<[string, string]>;
+}
+
+/** One run of a measured check. */
+export interface RunResult {
+  params: Record<string, ParamValue>;
+  compiles: boolean;
+  error: string | null;
+  value: number | string | null;
+  steps: number;
+  time: number;
+  diverged: boolean;
+}
+
+/** What the engine measured for an exercise or a `::: measure` block. */
+export interface Measurement {
+  /** The combined value (a number, or text such as a compiler message); null if pending. */
+  value: number | string | null;
+  /** Set when the check needs an engine feature flexlab does not have yet. */
+  pending: string | null;
+  runs: RunResult[];
 }
 
 /** The engine's judgement of a committed prediction. */
 export interface Verdict {
   correct: boolean;
-  /** What the engine measured (a number, or the outcome's choice id, or a message). */
-  measured: number | string;
   /** Feedback for this answer (right or wrong) and the explanation shown by "Show answer". */
   feedback: Text;
   explain: Text;
-  /** The expected answer, for "Show answer". */
-  answer?: number | string;
-}
-
-export interface Measurement {
-  measured: number | string;
-  text?: Text;
+  /** The measurement it was judged against. */
+  measurement: Measurement;
 }
 
 /** One lesson folder as files: path inside the folder → text. */

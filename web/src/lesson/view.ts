@@ -9,12 +9,15 @@ import { lang, pick, t } from '../ui/i18n';
 import type { LessonClient } from './client';
 import { ExerciseCard, formatNumber } from './exercise';
 import { sectionTitle } from './markdown';
-import { markdownFragment } from './sanitize';
+import { markdownFragment, setInlineMarkdown } from './sanitize';
 import type { LessonFiles, LessonInfo } from './types';
 
 export interface LessonViewEvents {
   openScene: (scene: string) => void;
+  /** The section being read changed (scrolling). */
   section: (id: string) => void;
+  /** The student asked for a section (table of contents). */
+  navigate: (id: string) => void;
 }
 
 /** The element id of a section (also its URL hash). */
@@ -47,25 +50,59 @@ export class LessonView {
       const src = this.text(s.id);
       const heading = pick(s.title) || sectionTitle(src) || s.id;
       const a = el('a', { href: `#${encodeURIComponent(sectionAnchor(s.id))}` }, heading);
-      a.addEventListener('click', () => this.events.section(s.id));
+      a.addEventListener('click', (ev) => {
+        ev.preventDefault();
+        this.goTo(s.id);
+        this.events.navigate(s.id);
+      });
       list.append(el('li', {}, a));
       body.append(this.renderSection(s.id, src));
     }
     details.append(list);
     nav.append(details);
-    this.root.append(title, nav, body);
+    this.root.append(title);
+    if (info.errors.length) {
+      const box = el('div', { class: 'message error lesson-errors', role: 'alert' }, `${t('lessonProblems')}:`);
+      const ul = el('ul');
+      for (const d of info.errors) ul.append(el('li', {}, `${d.file}:${d.line}: ${d.message}`));
+      box.append(ul);
+      this.root.append(box);
+    }
+    this.root.append(nav, body);
     host.append(this.root);
     this.watch();
+    // wide equations scroll sideways; a scrolling region must be reachable by keyboard
+    const mark = () => {
+      for (const m of Array.from(this.root.querySelectorAll<HTMLElement>('.math-display, .table-scroll'))) {
+        if (m.scrollWidth > m.clientWidth + 1) {
+          m.tabIndex = 0;
+          m.setAttribute('role', 'group');
+          m.setAttribute('aria-label', m.classList.contains('math-display') ? t('equation') : t('table'));
+        } else {
+          m.removeAttribute('tabindex');
+          m.removeAttribute('role');
+          m.removeAttribute('aria-label');
+        }
+      }
+    };
+    mark();
+    new ResizeObserver(mark).observe(this.root);
   }
 
+  /** A section's Markdown in the page's language, from the engine's bundle. */
   private text(section: string): string {
-    const find = (l: string) => this.files.find(([p]) => p === `text/${section}.${l}.md`)?.[1];
-    return find(lang()) ?? find(lang() === 'zh' ? 'en' : 'zh') ?? '';
+    const s = this.info.sections.find((x) => x.id === section);
+    return pick(s?.markdown) || this.files.find(([p]) => p === `text/${section}.${lang()}.md`)?.[1] || '';
   }
 
   private renderSection(id: string, src: string): HTMLElement {
     const sec = el('section', { id: sectionAnchor(id), class: 'lesson-section', tabindex: '-1', 'data-section': id });
     sec.append(markdownFragment(src));
+    for (const table of Array.from(sec.querySelectorAll('table'))) {
+      const wrap = el('div', { class: 'table-scroll' });
+      table.replaceWith(wrap);
+      wrap.append(table);
+    }
     const h = sec.querySelector('h2');
     if (h) {
       h.id = `${id}-title`;
@@ -100,19 +137,35 @@ export class LessonView {
   }
 
   /** "Textbook says X, the engine measures Y": the number comes from the engine, on view. */
-  private measureCard(exId: string): HTMLElement {
+  private measureCard(id: string): HTMLElement {
+    const info = this.info.measurements.find((m) => m.id === id);
+    const unit = info?.unit ? ` ${info.unit}` : '';
     const value = el('strong', {}, '…');
-    const card = el('p', { class: 'measure-card', 'data-measure': exId, role: 'status' }, `${t('measured')}: `, value);
+    const card = el('aside', { class: 'measure-card', 'data-measure': id, 'aria-label': `${t('measure')} · ${id}` });
+    if (info) {
+      const cap = el('p', { class: 'caption' });
+      setInlineMarkdown(cap, pick(info.caption));
+      card.append(cap);
+      if (info.textbook) {
+        const tb = el('p', { class: 'textbook' }, el('span', { class: 'tag' }, `${t('textbook')}: `));
+        const txt = el('span');
+        setInlineMarkdown(txt, pick(info.textbook.text));
+        tb.append(txt);
+        if (typeof info.textbook.value === 'number') tb.append(` (${formatNumber(info.textbook.value)}${unit})`);
+        card.append(tb);
+      }
+    }
+    card.append(el('p', { class: 'engine', role: 'status' }, el('span', { class: 'tag' }, `${t('measured')}: `), value));
     let asked = false;
     const ask = () => {
       if (asked) return;
       asked = true;
       value.textContent = t('measuring');
       this.client
-        .measure(this.lessonId, exId)
+        .measure(this.lessonId, id)
         .then((m) => {
-          const n = typeof m.measured === 'number' ? formatNumber(m.measured) : String(m.measured);
-          value.textContent = m.text ? `${n} (${pick(m.text)})` : n;
+          if (m.pending) value.textContent = `${t('pending')}: ${m.pending}`;
+          else value.textContent = typeof m.value === 'number' ? `${formatNumber(m.value)}${unit}` : String(m.value ?? '');
         })
         .catch((e: unknown) => {
           value.textContent = e instanceof Error ? e.message : String(e);

@@ -7,10 +7,23 @@
 import { loadEngine } from '../engine/flexlab';
 import { lessonsAvailable, openLesson, type LessonEngine } from './adapter';
 import type { LessonFromWorker, LessonToWorker } from './protocol';
+import type { Measurement } from './types';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const open = new Map<string, LessonEngine>();
+/** Measured checks are deterministic: each runs once per page, every attempt is judged on it. */
+const measured = new Map<string, Measurement>();
+
+function measurement(lessonId: string, id: string): Measurement {
+  const key = `${lessonId}\u0000${id}`;
+  let m = measured.get(key);
+  if (!m) {
+    m = lesson(lessonId).measure(id);
+    measured.set(key, m);
+  }
+  return m;
+}
 
 function post(m: LessonFromWorker): void {
   self.postMessage(m);
@@ -35,6 +48,7 @@ function handle(m: LessonToWorker): void {
           return;
         }
         open.get(m.lesson)?.dispose();
+        for (const k of [...measured.keys()]) if (k.startsWith(`${m.lesson}\u0000`)) measured.delete(k);
         const l = openLesson(m.files);
         open.set(m.lesson, l);
         post({ type: 'result', id: m.id, ok: true, value: l.info() });
@@ -43,11 +57,14 @@ function handle(m: LessonToWorker): void {
       case 'prepare':
         post({ type: 'result', id: m.id, ok: true, value: lesson(m.lesson).prepareScene(m.scene, m.params) });
         return;
-      case 'check':
-        post({ type: 'result', id: m.id, ok: true, value: lesson(m.lesson).check(m.exercise, m.answer) });
+      case 'check': {
+        const meas = measurement(m.lesson, m.exercise);
+        if (meas.pending) throw new Error(`PENDING:${meas.pending}`);
+        post({ type: 'result', id: m.id, ok: true, value: lesson(m.lesson).judge(m.exercise, m.answer, meas) });
         return;
+      }
       case 'measure':
-        post({ type: 'result', id: m.id, ok: true, value: lesson(m.lesson).measure(m.exercise) });
+        post({ type: 'result', id: m.id, ok: true, value: measurement(m.lesson, m.exercise) });
         return;
     }
   } catch (e) {

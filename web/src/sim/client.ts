@@ -35,6 +35,8 @@ export class SimClient {
   private resolveReady!: (v: string) => void;
   private lastLoad: ToWorker | null = null;
   private held: ArrayBuffer | null = null;
+  /** Messages sent to the current worker (compare with `FrameStats.handled`). */
+  sent = 0;
 
   constructor(private readonly events: SimEvents) {
     this.readyPromise = new Promise((r) => (this.resolveReady = r));
@@ -42,6 +44,7 @@ export class SimClient {
   }
 
   private spawn(): Worker {
+    this.sent = 0;
     const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev) => this.crashed(ev.message || 'worker error');
@@ -93,6 +96,7 @@ export class SimClient {
   }
 
   private send(msg: ToWorker, transfer: Transferable[] = []): void {
+    this.sent++;
     this.worker.postMessage(msg, transfer);
   }
 

@@ -130,6 +130,8 @@ export interface FrameStats {
   probe: Probe;
   /** Steps taken since load (so tests can wait for progress without timing). */
   steps: number;
+  /** Messages the worker has handled: a frame reflects every command sent before it. */
+  handled: number;
 }
 
 export type FromWorker =

@@ -45,6 +45,7 @@ let selEdge = -1;
 let ticking = false;
 let dirty = true;
 let diverged: string | null = null;
+let handled = 0;
 const probe: Probe = { potential: 0, kinetic: 0, elastic: 0, edgeMin: 0, edgeMean: 0, edgeMax: 0, edgeSel: NaN, penetration: 0, contactForce: 0 };
 const dragAnchor = new Float64Array(3);
 
@@ -352,6 +353,7 @@ function sendFrame(): void {
         diverged,
         probe,
         steps: stepsTotal,
+        handled,
       },
     },
     [buf],
@@ -510,6 +512,8 @@ function handle(msg: ToWorker): void {
 }
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
+  handled++;
+  dirty = true;
   try {
     handle(ev.data);
   } catch (e) {

@@ -87,6 +87,7 @@ export class Bench {
   private loadedListeners: Array<(s: LoadedScene) => void> = [];
   private optionListeners: Array<(o: ViewOptions) => void> = [];
   private resetListeners: Array<() => void> = [];
+  private messageKind: 'error' | 'warn' | 'diverged' | null = null;
   private lastXml: { xml: string; files: ModelFiles; elastic3d: Record<string, number> } | null = null;
 
   constructor(host: HTMLElement) {
@@ -200,7 +201,7 @@ export class Bench {
   }
 
   play(): void {
-    if (!this.current || this.state.diverged) return;
+    if (!this.current) return;
     this.sim.play();
     this.state.running = true;
     this.state.inputs++;
@@ -215,7 +216,6 @@ export class Bench {
   }
 
   step(n = 1): void {
-    if (this.state.diverged) return;
     this.sim.step(n);
     this.state.running = false;
     this.state.inputs++;
@@ -223,8 +223,8 @@ export class Bench {
   }
 
   reset(): void {
+    // the worker clears its divergence on reset; the next frame tells the page
     this.sim.reset();
-    this.state.diverged = null;
     this.state.inputs++;
     this.hideMessage();
     for (const f of this.resetListeners) f();
@@ -291,6 +291,10 @@ export class Bench {
     if (stats.diverged && !this.state.diverged) {
       this.state.diverged = stats.diverged;
       this.showMessage(`${t('diverged')}\n${stats.diverged}`, 'warn', true);
+      this.messageKind = 'diverged';
+    } else if (!stats.diverged && this.state.diverged) {
+      this.state.diverged = null;
+      if (this.messageKind === 'diverged') this.hideMessage();
     }
     for (const f of this.frameListeners) f(data, stats);
   }
@@ -311,6 +315,7 @@ export class Bench {
 
   /** Shows a message; `withReset` adds a Reset button (divergence, crash). */
   showMessage(text: string, kind: 'error' | 'warn', withReset = false): void {
+    this.messageKind = kind;
     this.message.hidden = false;
     this.message.className = `message ${kind}`;
     this.messageText.textContent = text;
@@ -318,6 +323,7 @@ export class Bench {
   }
 
   hideMessage(): void {
+    this.messageKind = null;
     this.message.hidden = true;
     this.messageText.textContent = '';
     this.messageReset.hidden = true;

@@ -54,11 +54,11 @@ export class ParamPanel {
     const v = this.values[p.name] ?? p.default;
     const row = el('div', { class: 'param', 'data-param': p.name });
     if (p.kind === 'number') {
-      const num = el('input', { type: 'number', id, step: String(p.step ?? 'any'), 'data-name': p.name });
-      if (p.min !== undefined) num.min = String(p.min);
-      if (p.max !== undefined) num.max = String(p.max);
+      const num = el('input', { type: 'number', id, step: p.step != null ? String(p.step) : 'any', 'data-name': p.name });
+      if (p.min != null) num.min = String(p.min);
+      if (p.max != null) num.max = String(p.max);
       num.value = v === undefined ? '' : String(v);
-      const out = el('span', { class: 'param-range' }, p.min !== undefined && p.max !== undefined ? `[${p.min}, ${p.max}]` : '');
+      const out = el('span', { class: 'param-range' }, p.min != null && p.max != null ? `[${p.min}, ${p.max}]` : '');
       num.addEventListener('change', () => {
         const x = Number(num.value);
         if (num.value.trim() === '' || !Number.isFinite(x)) return;
