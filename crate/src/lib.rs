@@ -8,6 +8,7 @@
 // rewrites would obscure the correspondence with the reference pipeline.
 #![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
 
+pub mod bench;
 pub mod compile;
 pub mod data;
 pub mod engine;

@@ -4,6 +4,7 @@
 //! flexlab compile MODEL.xml [--elastic3d FLEX=V]
 //! flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
 //! flexlab lessons check DIR [--verbose]
+//! flexlab bench MODEL.xml [--steps N] [--warmup W] [--repeat R]
 //! ```
 
 use flexlab::trace::json_str;
@@ -12,7 +13,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   flexlab compile MODEL.xml [--elastic3d FLEX=V]
   flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
-  flexlab lessons check DIR [--verbose]";
+  flexlab lessons check DIR [--verbose]
+  flexlab bench MODEL.xml [--steps N] [--warmup W] [--repeat R]";
 
 struct Args {
     model: String,
@@ -116,6 +118,18 @@ fn main() -> ExitCode {
     let cmd = argv[1].as_str();
     if cmd == "lessons" {
         return lessons(&argv[2..]);
+    }
+    if cmd == "bench" {
+        return match flexlab::bench::cli(&argv[2..]) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("flexlab: {e}\n{USAGE}");
+                ExitCode::from(1)
+            }
+        };
     }
     let args = match parse_args(&argv[2..]) {
         Ok(a) => a,
