@@ -8,7 +8,14 @@ export default defineConfig({
   base: './',
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
   preview: { host: '127.0.0.1' },
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1500,
+    // the lab, and the benchmark page of `npm run bench` (flexlab wasm beside @mujoco/mujoco)
+    rolldownOptions: { input: { main: `${here}index.html`, bench: `${here}bench.html` } },
+  },
   worker: { format: 'es' },
   test: { root: here, include: ['unit/**/*.test.ts'], environment: 'node' },
 });
