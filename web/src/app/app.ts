@@ -92,7 +92,17 @@ export class App {
     this.bench.viewer.onCameraChange(() => this.syncUrl(400));
     this.inspector.onSelect((sel) => {
       const v = this.bench.viewer;
-      v.highlightVertexId(sel?.kind === 'vertex' ? sel.row : -1);
+      let vertex = sel?.kind === 'vertex' ? sel.row : -1;
+      if (sel?.kind === 'contact') {
+        // mjContact.vert is the vertex id within its flex (MuJoCo's layout): make it global
+        const flexes = this.bench.scene?.topology.flexes ?? [];
+        for (const k of [1, 0]) {
+          const f = sel.values[9 + k];
+          const vert = sel.values[13 + k];
+          if (f >= 0 && vert >= 0 && flexes[f]) vertex = flexes[f].vertadr + vert;
+        }
+      }
+      v.highlightVertexId(vertex);
       v.highlightEdgeId(sel?.kind === 'edge' ? sel.row : -1);
       v.highlightGeomId(sel?.kind === 'geom' ? sel.row : -1);
       this.bench.sim.probeEdge(sel?.kind === 'edge' ? sel.row : -1);

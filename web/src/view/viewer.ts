@@ -345,7 +345,8 @@ export class Viewer {
         const h = size[1] > 0 ? 2 * size[1] : 4;
         const tex = checkerTexture();
         tex.repeat.set(w * 2, h * 2);
-        const m = new THREE.MeshStandardMaterial({ map: tex, roughness: 0.9 });
+        // pushed back in depth so flex lying on the floor (contact) is not hidden by it
+        const m = new THREE.MeshStandardMaterial({ map: tex, roughness: 0.9, polygonOffset: true, polygonOffsetFactor: 4, polygonOffsetUnits: 16 });
         const mesh = new THREE.Mesh(new THREE.PlaneGeometry(w, h), m);
         mesh.matrixAutoUpdate = false;
         mesh.userData.plane = true;

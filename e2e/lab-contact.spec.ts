@@ -1,0 +1,38 @@
+import { test } from '@playwright/test';
+import { expect, fixture, loadSandbox, openLab, pauseAndReset, settle, stepAndWait } from './lab';
+
+test('contacts and constraint rows show in the status, inspector, plots and scene', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('drop.xml'))).ok).toBe(true);
+  await pauseAndReset(page);
+  await stepAndWait(page, 100); // 0.2 s: the cloth has fallen onto the floor
+  const s = await page.evaluate(() => window.__flexlab.state.stats!);
+  expect(s.ncon).toBeGreaterThan(0);
+  expect(s.nefc).toBeGreaterThan(0);
+  await expect(page.locator('.bench .status')).toContainText(`ncon ${s.ncon} · nefc ${s.nefc}`);
+  expect(s.probe.penetration).toBeGreaterThan(0);
+  expect(s.probe.contactForce).toBeGreaterThan(0);
+
+  // the inspector lists every contact and every efc row
+  await page.locator('details.inspector summary').click();
+  const field = page.getByLabel('Field', { exact: true });
+  await field.selectOption('contact');
+  const meta = page.locator('details.inspector .meta');
+  await expect(meta).toContainText(`mjData.contact · ${s.ncon} rows × 18`);
+  await expect(page.locator('details.inspector thead th')).toContainText(['#', 'dist', 'pos.x']);
+  await field.selectOption('efc_force');
+  await expect(meta).toContainText(`mjData.efc_force · ${s.nefc} rows × 1`);
+
+  // selecting a contact highlights its flex vertex in the scene
+  await field.selectOption('contact');
+  await settle(page);
+  const img0 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  await page.locator('details.inspector').getByRole('button', { name: /^contact\[0\]/ }).click();
+  await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, img0);
+
+  // contact points and normals, and force arrows, are drawn on request
+  const img1 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  await page.getByRole('checkbox', { name: 'Contacts and normals' }).check();
+  await page.getByRole('checkbox', { name: 'Force arrows' }).check();
+  await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, img1);
+});
