@@ -49,3 +49,25 @@ test('dragging a body pulls the body', async ({ page }) => {
   const moved = Math.hypot(end[0] - start[0], end[1] - start[1], end[2] - start[2]);
   expect(moved).toBeGreaterThan(0.02);
 });
+
+test('interpolation nodes are drawn on request and can be grabbed', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('interp.xml'))).ok).toBe(true);
+  expect(await page.evaluate(() => window.__flexlab.state.info!.sizes.nflexnode)).toBe(8);
+  await pauseAndReset(page);
+  const img0 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
+  await page.getByRole('checkbox', { name: 'Interpolation nodes' }).check();
+  await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, img0);
+
+  // with nodes shown, pressing on a node grabs its body; the box follows (zero gravity)
+  const corner = 7;
+  const start = (await page.evaluate((n) => window.__flexlab.bench.node(n), corner))!;
+  const at = await page.evaluate((p) => window.__flexlab.bench.onScreen(p), start);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  await page.mouse.move(at.x + 60, at.y - 60, { steps: 5 });
+  await stepAndWait(page, 200);
+  await page.mouse.up();
+  const end = (await page.evaluate((n) => window.__flexlab.bench.node(n), corner))!;
+  expect(Math.hypot(end[0] - start[0], end[1] - start[1], end[2] - start[2])).toBeGreaterThan(0.01);
+});

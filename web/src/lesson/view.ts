@@ -151,7 +151,9 @@ export class LessonView {
         const txt = el('span');
         setInlineMarkdown(txt, pick(info.textbook.text));
         tb.append(txt);
-        if (typeof info.textbook.value === 'number') tb.append(` (${formatNumber(info.textbook.value)}${unit})`);
+        // the author's sentence usually states the number already; add it only when it does not
+        const tv = info.textbook.value;
+        if (typeof tv === 'number' && !pick(info.textbook.text).includes(formatNumber(tv))) tb.append(` (${formatNumber(tv)}${unit})`);
         card.append(tb);
       }
     }

@@ -33,6 +33,8 @@ export interface Topology {
   nbody: number;
   /** Body of each flex vertex (−1 for interpolated vertices). */
   vertbody: number[];
+  /** Body of each interpolation node (`flex_nodebodyid`). */
+  nodebody: number[];
   /** Global vertex ids of each flex edge, two per edge (`flex_edge` + `flex_vertadr`). */
   edges: number[];
   /** Vertices whose body moves by three slide joints: their passive force can be drawn. */

@@ -150,6 +150,7 @@ function topology(s: FlexScene): Topology {
     ngeom,
     nbody: s.info.sizes.nbody,
     vertbody,
+    nodebody: Array.from(s.modelField('flex_nodebodyid')),
     edges,
     forceVerts,
     pyramidal: s.info.options.cone === 'pyramidal',

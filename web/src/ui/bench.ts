@@ -341,6 +341,7 @@ export class Bench {
       const hit = this.viewer.pick(ev.clientX, ev.clientY, _hit);
       let body = -1;
       if (hit.vertex >= 0) body = cur.topology.vertbody[hit.vertex];
+      else if (hit.node >= 0) body = cur.topology.nodebody[hit.node];
       else if (hit.geom >= 0) body = cur.topology.geoms[hit.geom].body;
       if (body <= 0) return;
       ev.preventDefault();
@@ -375,6 +376,11 @@ export class Bench {
   /** World position of global flex vertex `v` in the latest frame (for tests). */
   vertex(v: number): [number, number, number] | null {
     return this.viewer.vertexPosition(v, _xpos) ? [_xpos.x, _xpos.y, _xpos.z] : null;
+  }
+
+  /** World position of interpolation node `n` in the latest frame (for tests). */
+  node(n: number): [number, number, number] | null {
+    return this.viewer.nodePosition(n, _xpos) ? [_xpos.x, _xpos.y, _xpos.z] : null;
   }
 
   /** World position of geom `g` in the latest frame (for tests). */

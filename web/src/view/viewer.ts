@@ -461,6 +461,14 @@ export class Viewer {
     return true;
   }
 
+  /** World position of interpolation node `n` in the latest frame. */
+  nodePosition(n: number, out: THREE.Vector3): boolean {
+    if (!this.frame || !this.topo || !this.layout || n < 0 || n >= this.topo.nflexnode) return false;
+    const o = this.layout.node + 3 * n;
+    out.set(this.frame[o], this.frame[o + 1], this.frame[o + 2]);
+    return true;
+  }
+
   /** World position of geom `g` in the latest frame. */
   geomPosition(g: number, out: THREE.Vector3): boolean {
     if (!this.frame || !this.topo || !this.layout || g < 0 || g >= this.topo.ngeom) return false;
@@ -597,22 +605,39 @@ export class Viewer {
    * What is under a canvas point: the nearest flex vertex close to the ray, else the first geom
    * hit (not planes). Returns the vertex or geom id and writes the hit point.
    */
-  pick(clientX: number, clientY: number, hit: THREE.Vector3): { vertex: number; geom: number } {
-    const none = { vertex: -1, geom: -1 };
-    if (!this.frame || !this.topo) return none;
+  pick(clientX: number, clientY: number, hit: THREE.Vector3): { vertex: number; geom: number; node: number } {
+    const none = { vertex: -1, geom: -1, node: -1 };
+    if (!this.frame || !this.topo || !this.layout) return none;
     this.setRay(clientX, clientY);
     let best = -1;
+    let node = -1;
     let bestDepth = Infinity;
     const ray = _ray.ray;
-    for (let v = 0; v < this.topo.nflexvert; v++) {
-      _a.set(this.frame[3 * v], this.frame[3 * v + 1], this.frame[3 * v + 2]);
+    const near = (o: number): number => {
+      _a.set(this.frame![o], this.frame![o + 1], this.frame![o + 2]);
       const dist = ray.distanceSqToPoint(_a);
       const depth = _b.copy(_a).sub(ray.origin).dot(ray.direction);
       const tol = 0.03 * Math.max(depth, 0.1);
-      if (dist < tol * tol && depth < bestDepth) {
+      return dist < tol * tol ? depth : Infinity;
+    };
+    for (let v = 0; v < this.topo.nflexvert; v++) {
+      const depth = near(3 * v);
+      if (depth < bestDepth && this.topo.vertbody[v] >= 0) {
         bestDepth = depth;
         best = v;
         hit.copy(_a);
+      }
+    }
+    // interpolation nodes carry the dofs of interpolated flexes: grab them when shown
+    if (this.options.nodes) {
+      for (let n = 0; n < this.topo.nflexnode; n++) {
+        const depth = near(this.layout.node + 3 * n);
+        if (depth < bestDepth) {
+          bestDepth = depth;
+          best = -1;
+          node = n;
+          hit.copy(_a);
+        }
       }
     }
     _hits.length = 0;
@@ -628,9 +653,12 @@ export class Viewer {
         geom = h.object.userData.geom as number;
         hit.copy(h.point);
         best = -1;
+        node = -1;
       }
     }
-    return best >= 0 ? { vertex: best, geom: -1 } : geom >= 0 ? { vertex: -1, geom } : none;
+    if (best >= 0) return { vertex: best, geom: -1, node: -1 };
+    if (node >= 0) return { vertex: -1, geom: -1, node };
+    return geom >= 0 ? { vertex: -1, geom, node: -1 } : none;
   }
 
   /** Point where the camera ray meets the plane through `anchor` facing the camera. */
