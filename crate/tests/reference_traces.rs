@@ -7,6 +7,19 @@ mod common;
 /// qfrc_passive of the first frame must agree to this, relative to its largest entry.
 const FIRST_FRAME_FORCE_TOL: f64 = 1e-6;
 
+/// Forces below a millionth of the model's weight are roundoff, not physics.
+fn force_floor(m: &flexlab::Model) -> f64 {
+    let g = m
+        .opt
+        .gravity
+        .iter()
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt()
+        .max(1.0);
+    1e-6 * g * m.body_mass.iter().sum::<f64>()
+}
+
 fn check(name: &str) {
     let case = common::manifest()
         .into_iter()
@@ -27,6 +40,7 @@ fn check(name: &str) {
         case.pos_tol,
         case.vel_tol,
         case.force_tol,
+        force_floor(&m),
     );
     println!(
         "{name:<28} horizon {:.3}/{:.3} s  worst pos {:.2e}  vel {:.2e}  qfrc_passive {:.2e} (first frame {:.2e})",

@@ -90,6 +90,37 @@ pub fn flex_simple(m: &Model, f: usize) -> bool {
         })
 }
 
+/// `flexInterp_processed`: interpolated flex `f` has corotated stretch stiffness that the
+/// passive forces and the discrete metric use. MuJoCo gates the whole flex on the first entry
+/// of its first element block, so shells (face 0 has a zero normal row) and volume flexes whose
+/// first cell is empty never qualify.
+pub fn flex_interp_processed(m: &Model, f: usize) -> bool {
+    if m.flex_interp[f] == 0 || m.flex_rigid[f] != 0 || m.flex_edgeequality[f] == 3 {
+        return false;
+    }
+    let sadr = m.flex_stiffnessadr[f];
+    sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0
+}
+
+/// `mjd_flexInterpAssemblable`: every node of every processed interpolated flex sits on a body
+/// with no dofs or on a simple body of exactly three slides, so the corotated stiffness can be
+/// assembled in dof space (all or nothing, as MuJoCo decides it).
+pub fn flex_interp_assemblable(m: &Model) -> bool {
+    (0..m.nflex).all(|f| {
+        if !flex_interp_processed(m, f) {
+            return true;
+        }
+        let a = m.flex_nodeadr[f] as usize;
+        m.flex_nodebodyid[a..a + m.flex_nodenum[f] as usize]
+            .iter()
+            .all(|&b| {
+                let b = b as usize;
+                let n = m.body_dofnum[b];
+                n == 0 || (m.body_simple[b] == 2 && n == 3)
+            })
+    })
+}
+
 fn engine(msg: &str) -> Error {
     Error::engine(msg)
 }
@@ -164,12 +195,13 @@ pub fn check_engine(m: &Model) -> Result<()> {
             ));
         }
         if o.solver == Solver::Newton {
+            if !flex_interp_assemblable(m) {
+                return Err(engine("discrete integrator: interpolated flex with non-simple nodes not yet supported with the Newton solver"));
+            }
             for f in 0..m.nflex {
-                if !flex_metric_possible(m, f) || flex_simple(m, f) {
+                // interpolated flexes have no vertex bodies; their nodes are checked above
+                if m.flex_interp[f] != 0 || !flex_metric_possible(m, f) || flex_simple(m, f) {
                     continue;
-                }
-                if m.flex_interp[f] != 0 {
-                    return Err(engine("discrete integrator: interpolated flex with non-simple nodes not yet supported with the Newton solver"));
                 }
                 return Err(engine(
                     "discrete integrator: flex with general attachments requires solver='CG'",

@@ -195,17 +195,21 @@ fn elem_weights(
 }
 
 /// The weighted bodies of a contact: side 0 negative, side 1 positive (`mj_contactJacobian`).
-/// Interpolated flexes are mapped onto their node bodies.
+/// Interpolated flexes are mapped onto their node bodies. Returns where side 1 starts in `out`.
 pub fn contact_bodies(
     m: &Model,
     d: &Data,
     c: &crate::data::Contact,
     out: &mut Vec<(usize, f64)>,
     verts: &mut Vec<(usize, f64)>,
-) {
+) -> usize {
     out.clear();
+    let mut side1 = 0;
     for side in 0..2 {
         let sign = if side == 0 { -1.0 } else { 1.0 };
+        if side == 1 {
+            side1 = out.len();
+        }
         if c.geom[side] >= 0 {
             out.push((m.geom_bodyid[c.geom[side] as usize] as usize, sign));
             continue;
@@ -233,6 +237,7 @@ pub fn contact_bodies(
             super::flex::vert_node_weights(m, d, f, verts, sign, out);
         }
     }
+    side1
 }
 
 fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool {
@@ -382,7 +387,12 @@ fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
     }
 }
 
-fn equality_rows(m: &Model, d: &mut Data, rs: &mut RowScratch) -> bool {
+fn equality_rows(
+    m: &Model,
+    d: &mut Data,
+    rs: &mut RowScratch,
+    is: &mut super::interp::InterpScratch,
+) -> bool {
     let nv = m.nv;
     for i in 0..m.neq {
         if m.eq_active0[i] == 0 {
@@ -553,6 +563,16 @@ fn equality_rows(m: &Model, d: &mut Data, rs: &mut RowScratch) -> bool {
                     }
                 }
             }
+            6 => {
+                // flex strain (interpolated flexes): one row per stored mode of the element
+                let n = super::interp::strain_prepare(m, d, is, i);
+                for e in 0..n {
+                    let (pos, vals, chain) = super::interp::strain_row(m, is, e);
+                    if !add_rows(d, vals, chain, &[pos], &[0.0], 0.0, 1, kind::EQUALITY, i) {
+                        return false;
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -571,7 +591,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut rs = std::mem::take(&mut s.rows);
     let mut ok = true;
     if !m.opt.disabled(disable::EQUALITY) {
-        ok = equality_rows(m, d, &mut rs);
+        ok = equality_rows(m, d, &mut rs, &mut s.interp);
     }
     if ok && !m.opt.disabled(disable::FRICTIONLOSS) {
         for i in 0..m.nv {
@@ -731,6 +751,7 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                     }
                     continue;
                 }
+                6 => d.a.efc_diagApprox[i] = super::interp::strain_diag(m, id),
                 _ => d.a.efc_diagApprox[i] = 1.0,
             },
             kind::FRICTION_DOF => d.a.efc_diagApprox[i] = m.dof_invweight0[id],
@@ -739,11 +760,14 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
             }
             _ => {
                 let c = d.contact[id];
-                contact_bodies(m, d, &c, &mut wb, &mut wv);
+                let side1 = contact_bodies(m, d, &c, &mut wb, &mut wv);
                 let (mut tran, mut rot) = (0.0, 0.0);
-                for &(b, w) in &wb {
-                    tran += m.body_invweight0[2 * b] * w.abs();
-                    rot += m.body_invweight0[2 * b + 1] * w.abs();
+                for (k, &(b, w)) in wb.iter().enumerate() {
+                    // MuJoCo sums the unsigned side weights; a shell's interior-node
+                    // redistribution can make some of them negative
+                    let w = if k < side1 { -w } else { w };
+                    tran += m.body_invweight0[2 * b] * w;
+                    rot += m.body_invweight0[2 * b + 1] * w;
                 }
                 let dim = c.dim as usize;
                 match d.a.efc_type[i] {

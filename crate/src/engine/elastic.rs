@@ -683,15 +683,10 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
     energy
 }
 
-/// Interpolated flex elasticity (corotational cells); not yet implemented.
-pub fn interp(
-    _m: &Model,
-    _d: &mut Data,
-    _s: &mut Scratch,
-    _f: usize,
-    _spring: bool,
-    _damper: bool,
-) {
+/// Interpolated flex elasticity (corotated cells or shell quads, and shell bending); see
+/// [`super::interp`].
+pub fn interp(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, damper: bool) {
+    super::interp::passive(m, d, s, f, spring, damper);
 }
 
 /// Passive penalty contact forces (added with the contact stage).

@@ -337,7 +337,9 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
 
 /// Maps weighted vertices of interpolated flex `f` onto its node bodies (`mj_vertBodyWeight`):
 /// the weighted parametric point selects a cell, whose basis values weight the node bodies.
-/// Weights below 1e-5 are dropped, as MuJoCo does.
+/// As in MuJoCo, basis values below 1e-5 are dropped (so are the negative values of quadratic
+/// bases), a body reached twice gets one summed weight, and in shell mode an interior node's
+/// weight is redistributed onto the boundary nodes its position is tracked from (TFI).
 pub fn vert_node_weights(
     m: &Model,
     _d: &Data,
@@ -352,26 +354,85 @@ pub fn vert_node_weights(
             u[k] += w.abs() * m.flex_vert0[3 * v + k];
         }
     }
-    let order = m.flex_interp[f].unsigned_abs() as usize;
+    let interp = m.flex_interp[f];
+    let order = interp.unsigned_abs() as usize;
+    let c = &m.flex_cellnum[3 * f..3 * f + 3];
     let mut local = [0.0; 3];
     let mut nodes = [0usize; 27];
-    let n = cell_lookup(
-        &u,
-        &m.flex_cellnum[3 * f..3 * f + 3],
-        order,
-        &mut local,
-        &mut nodes,
-    );
+    let n = cell_lookup(&u, c, order, &mut local, &mut nodes);
     let mut basis = [0.0; 27];
     eval_basis(&mut basis, &local, order);
     let nstart = m.flex_nodeadr[f] as usize;
+    let grid = [
+        c[0] as usize * order + 1,
+        c[1] as usize * order + 1,
+        c[2] as usize * order + 1,
+    ];
+    let first = out.len();
+    let add = |out: &mut Vec<(usize, f64)>, node: usize, w: f64| {
+        let b = m.flex_nodebodyid[nstart + node] as usize;
+        match out[first..].iter_mut().find(|e| e.0 == b) {
+            Some(e) => e.1 += w,
+            None => out.push((b, w)),
+        }
+    };
     for k in 0..n {
-        if basis[k].abs() < 1e-5 {
+        let w = basis[k];
+        if w < 1e-5 {
             continue;
         }
-        out.push((
-            m.flex_nodebodyid[nstart + nodes[k]] as usize,
-            sign * basis[k],
-        ));
+        let idx = nodes[k];
+        let (i, j, kk) = (
+            idx / (grid[1] * grid[2]),
+            (idx / grid[2]) % grid[1],
+            idx % grid[2],
+        );
+        let interior = interp < 0
+            && (1..grid[0] - 1).contains(&i)
+            && (1..grid[1] - 1).contains(&j)
+            && (1..grid[2] - 1).contains(&kk);
+        if interior {
+            tfi_weights(grid, [i, j, kk], sign * w, &mut |node, w| add(out, node, w));
+        } else {
+            add(out, idx, sign * w);
+        }
     }
+}
+
+/// The boundary-node weights of interior grid node `ijk` under the shell's transfinite
+/// interpolation ([`shell_track_interior`]), times `w` (`mju_shellTFIWeights`, same order).
+fn tfi_weights(grid: [usize; 3], ijk: [usize; 3], w: f64, add: &mut dyn FnMut(usize, f64)) {
+    let [nx, ny, nz] = grid;
+    let [i, j, k] = ijk;
+    let s = i as f64 / (nx - 1) as f64;
+    let t = j as f64 / (ny - 1) as f64;
+    let u = k as f64 / (nz - 1) as f64;
+    let (a, b, c) = (nx - 1, ny - 1, nz - 1);
+    let g = |i: usize, j: usize, k: usize| i * ny * nz + j * nz + k;
+    add(g(0, j, k), w * (1.0 - s));
+    add(g(a, j, k), w * s);
+    add(g(i, 0, k), w * (1.0 - t));
+    add(g(i, b, k), w * t);
+    add(g(i, j, 0), w * (1.0 - u));
+    add(g(i, j, c), w * u);
+    add(g(i, 0, 0), -w * (1.0 - t) * (1.0 - u));
+    add(g(i, 0, c), -w * (1.0 - t) * u);
+    add(g(i, b, 0), -w * t * (1.0 - u));
+    add(g(i, b, c), -w * t * u);
+    add(g(0, j, 0), -w * (1.0 - s) * (1.0 - u));
+    add(g(0, j, c), -w * (1.0 - s) * u);
+    add(g(a, j, 0), -w * s * (1.0 - u));
+    add(g(a, j, c), -w * s * u);
+    add(g(0, 0, k), -w * (1.0 - s) * (1.0 - t));
+    add(g(0, b, k), -w * (1.0 - s) * t);
+    add(g(a, 0, k), -w * s * (1.0 - t));
+    add(g(a, b, k), -w * s * t);
+    add(g(0, 0, 0), w * (1.0 - s) * (1.0 - t) * (1.0 - u));
+    add(g(0, 0, c), w * (1.0 - s) * (1.0 - t) * u);
+    add(g(0, b, 0), w * (1.0 - s) * t * (1.0 - u));
+    add(g(0, b, c), w * (1.0 - s) * t * u);
+    add(g(a, 0, 0), w * s * (1.0 - t) * (1.0 - u));
+    add(g(a, 0, c), w * s * (1.0 - t) * u);
+    add(g(a, b, 0), w * s * t * (1.0 - u));
+    add(g(a, b, c), w * s * t * u);
 }

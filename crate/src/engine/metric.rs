@@ -37,6 +37,18 @@ pub struct MetricState {
     pub flex_on: Vec<bool>,
     /// `h² + h·flex_damping` per flex (0 parts when springs or dampers are disabled).
     pub flex_scale: Vec<f64>,
+    /// Assembled stiffness of the simple flexes (their operator and Newton matrix).
+    pub csr: super::flexcsr::FlexCsr,
+    /// `−h` per flex, the scale of the velocity shift.
+    neg_h: Vec<f64>,
+    /// Unfactored covered blocks, and the blocks with the constraint rows folded in
+    /// (`mj_effPrecFold`), used by the constraint solver's preconditioner.
+    blocks_raw: Vec<f64>,
+    blocks_fold: Vec<f64>,
+    /// Whether `precondition` uses the folded blocks.
+    pub use_fold: bool,
+    /// Covered block of each dof, or -1.
+    dof_block: Vec<i32>,
     /// Cholesky factors of the covered 3×3 blocks (`efm_L`), 9 per block.
     pub blocks: Vec<f64>,
     /// First dof of each covered triple (`efm_dofid`).
@@ -92,8 +104,19 @@ impl MetricState {
             flex_on: vec![false; m.nflex],
             flex_scale: vec![0.0; m.nflex],
             blocks: vec![0.0; 9 * nslot],
+            blocks_raw: vec![0.0; 9 * nslot],
+            blocks_fold: vec![0.0; 9 * nslot],
+            use_fold: false,
+            dof_block: vec![-1; nv],
             block_dof: vec![0; nslot],
             nblock: 0,
+            csr: super::flexcsr::FlexCsr::new(
+                m,
+                &(0..m.nflex)
+                    .map(|f| m.flex_interp[f] == 0 && flex_stiffness_possible(m, f))
+                    .collect::<Vec<_>>(),
+            ),
+            neg_h: vec![-m.opt.timestep; m.nflex],
             con: Vec::with_capacity(64),
             con_ind: Vec::with_capacity(64 * 12),
             con_val: Vec::with_capacity(64 * 12),
@@ -147,6 +170,9 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     if !ms.active {
         return;
     }
+    // interpolated flexes: corotated element blocks at this step's positions
+    super::interp::build(m, d, &mut s.interp);
+    let ms = &mut s.metric;
     let h = m.opt.timestep;
     let any_stiff = diag_stiff(m, d, &mut ms.efm_ck);
     let damper = !m.opt.disabled(disable::DAMPER);
@@ -164,6 +190,13 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
         ms.flex_scale[f] = s1 + s2 * m.flex_damping[f];
     }
 
+    if ms.csr.nslot() > 0 {
+        let mut csr = std::mem::take(&mut ms.csr);
+        csr.assemble(m, d, &mut s.elastic);
+        s.metric.csr = csr;
+    }
+    let ms = &mut s.metric;
+    ms.neg_h.fill(-h);
     ms.con.clear();
     ms.con_ind.clear();
     ms.con_val.clear();
@@ -181,7 +214,8 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     let assemble = (0..m.nflex)
         .any(|f| (ms.flex_on[f] && flex_simple(m, f) && stretch(f)) || flex_contact_possible(m, f))
         || (m.opt.solver == crate::model::Solver::Newton
-            && (0..m.nflex).any(|f| ms.flex_on[f] && flex_simple(m, f)));
+            && (0..m.nflex).any(|f| ms.flex_on[f] && flex_simple(m, f)))
+        || super::interp::assembles(m);
     if !assemble {
         return;
     }
@@ -300,6 +334,7 @@ fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
             nb += 1;
         }
     }
+    let nb = super::interp::block_slots(m, &s.interp, &mut ms.slot, &mut ms.block_dof, nb);
     ms.nblock = nb;
     ms.blocks[..9 * nb].fill(0.0);
     for k in 0..nb {
@@ -319,80 +354,72 @@ fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
             }
         }
     }
-    for f in 0..m.nflex {
-        if !ms.flex_on[f] || !flex_simple(m, f) {
+    // the flex part of each block: the assembled diagonal stiffness block, scaled
+    let csr = &ms.csr;
+    for sl in 0..csr.nslot() {
+        let dof = csr.slot_dof[sl];
+        let k = ms.slot[m.dof_bodyid[dof] as usize];
+        if k < 0 {
             continue;
         }
-        let scale = ms.flex_scale[f];
-        let va = m.flex_vertadr[f] as usize;
-        let nvf = m.flex_vertnum[f] as usize;
-        // world-frame vertex blocks: stretch Hessian diagonal plus bending stencil diagonal
-        flex_hessian(m, d, &mut s.elastic, f);
-        bend_diag(m, f, &mut ms.gr[..nvf]);
-        for v in 0..nvf {
-            let b = m.body_weldid[m.flex_vertbodyid[va + v] as usize] as usize;
-            let k = ms.slot[b];
+        let k = k as usize;
+        if let Some(w) = csr.diag_block(sl) {
+            let scale = ms.flex_scale[csr.slot_flex[sl]];
+            for q in 0..9 {
+                ms.blocks[9 * k + q] += scale * w[q];
+            }
+        }
+    }
+    super::interp::add_diagonal_blocks(m, &s.interp, &ms.slot, &mut ms.blocks);
+    ms.blocks_raw[..9 * nb].copy_from_slice(&ms.blocks[..9 * nb]);
+    ms.dof_block.fill(-1);
+    for k in 0..nb {
+        chol3_factor(&mut ms.blocks[9 * k..9 * k + 9]);
+        for c in 0..3 {
+            ms.dof_block[ms.block_dof[k] + c] = k as i32;
+        }
+    }
+    nb
+}
+
+/// Folds the self-terms of `Jᵀ·D·J` over every constraint row into the preconditioner blocks
+/// (MuJoCo's `mj_effPrecFold`): the constraint solver then sees stiff contact rows on the
+/// vertex blocks instead of iterating on them. Only the block-diagonal part is representable.
+pub fn fold_constraints(d: &Data, ms: &mut MetricState) {
+    let nb = ms.nblock;
+    if nb == 0 || d.nefc == 0 {
+        ms.use_fold = false;
+        return;
+    }
+    ms.blocks_fold[..9 * nb].copy_from_slice(&ms.blocks_raw[..9 * nb]);
+    for r in 0..d.nefc {
+        let dd = d.a.efc_D[r];
+        if dd == 0.0 {
+            continue;
+        }
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let n = d.a.efc_J_rownnz[r] as usize;
+        for a in adr..adr + n {
+            let ia = d.a.efc_J_colind[a] as usize;
+            let k = ms.dof_block[ia];
             if k < 0 {
                 continue;
             }
             let k = k as usize;
-            let hv = &s.elastic.vert_hessian[6 * (va + v)..6 * (va + v) + 6];
-            let mut w = [
-                hv[0], hv[1], hv[2], hv[1], hv[3], hv[4], hv[2], hv[4], hv[5],
-            ];
-            let bend = ms.gr[v];
-            w[0] += bend;
-            w[4] += bend;
-            w[8] += bend;
-            // rotate into the dof axes: A·W·Aᵀ with A's rows the world slide axes
-            let da = ms.block_dof[k];
-            let mut axes = [[0.0; 3]; 3];
-            for (r, ax) in axes.iter_mut().enumerate() {
-                ax.copy_from_slice(&d.a.cdof[6 * (da + r) + 3..6 * (da + r) + 6]);
-            }
-            let blk = &mut ms.blocks[9 * k..9 * k + 9];
-            for r in 0..3 {
-                for c in 0..3 {
-                    let mut acc = 0.0;
-                    for p in 0..3 {
-                        for q in 0..3 {
-                            acc += axes[r][p] * w[3 * p + q] * axes[c][q];
-                        }
-                    }
-                    blk[3 * r + c] += scale * acc;
+            let base = ms.block_dof[k];
+            let ja = dd * d.a.efc_J[a];
+            for b in adr..adr + n {
+                let ib = d.a.efc_J_colind[b] as usize;
+                if ms.dof_block[ib] == k as i32 {
+                    ms.blocks_fold[9 * k + 3 * (ia - base) + (ib - base)] += ja * d.a.efc_J[b];
                 }
             }
         }
     }
     for k in 0..nb {
-        chol3_factor(&mut ms.blocks[9 * k..9 * k + 9]);
+        chol3_factor(&mut ms.blocks_fold[9 * k..9 * k + 9]);
     }
-    nb
-}
-
-/// Diagonal bending coefficients of the vertices of flex `f` (summed over their flaps).
-fn bend_diag(m: &Model, f: usize, out: &mut [f64]) {
-    out.fill(0.0);
-    let badr = m.flex_bendingadr[f];
-    if badr < 0 || m.flex_dim[f] != 2 {
-        return;
-    }
-    let b = &m.flex_bending[badr as usize..];
-    let ea = m.flex_edgeadr[f] as usize;
-    for e in 0..m.flex_edgenum[f] as usize {
-        let st = [
-            m.flex_edge[2 * (ea + e)],
-            m.flex_edge[2 * (ea + e) + 1],
-            m.flex_edgeflap[2 * (ea + e)],
-            m.flex_edgeflap[2 * (ea + e) + 1],
-        ];
-        if st[3] < 0 {
-            continue;
-        }
-        for (i, &x) in st.iter().enumerate() {
-            out[x as usize] += b[17 * e + 4 * i + i];
-        }
-    }
+    ms.use_fold = true;
 }
 
 /// In-place Cholesky of a symmetric 3×3 (lower triangle used), MuJoCo's `mju_cholFactor`
@@ -509,8 +536,11 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut c = std::mem::take(&mut s.metric.efm_c);
     c.fill(0.0);
     if !m.opt.disabled(disable::SPRING) {
+        // interpolated flexes: efm_c += h·krot·qvel (krot is negative)
+        super::interp::shift(m, d, &mut s.interp, &mut c, &d.a.qvel);
+        s.metric.csr.mul_add(&mut c, &d.a.qvel, &s.metric.neg_h);
         for f in 0..m.nflex {
-            if !s.metric.flex_on[f] {
+            if !s.metric.flex_on[f] || s.metric.csr.covered[f] {
                 continue;
             }
             bend_mul(m, d, &mut s.metric, f, &mut c, &d.a.qvel, -h);
@@ -578,24 +608,32 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
             res[ms.con_ind[r.adr + k]] += dotv * ms.con_val[r.adr + k];
         }
     }
+    ms.csr.mul_add(res, vec, &ms.flex_scale);
     for f in 0..m.nflex {
-        if !ms.flex_on[f] {
+        if !ms.flex_on[f] || ms.csr.covered[f] {
             continue;
         }
         let scale = ms.flex_scale[f];
         bend_mul(m, d, ms, f, res, vec, scale);
         stretch_mul(m, d, ms, &mut s.elastic, f, res, vec, scale);
     }
+    // interpolated flexes: res += (h² + h·β)·K·vec
+    super::interp::mul_add(m, d, &mut s.interp, res, vec);
 }
 
 /// The preconditioner (`effBlockApply`): block solves on covered triples, the backbone on the
 /// rest (covered entries zeroed first, which keeps the operator symmetric).
 pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b: &[f64]) {
     let nv = m.nv;
+    let blocks = if ms.use_fold {
+        &ms.blocks_fold
+    } else {
+        &ms.blocks
+    };
     if 3 * ms.nblock == nv {
         for k in 0..ms.nblock {
             let i = ms.block_dof[k];
-            chol3_solve(&mut x[i..i + 3], &ms.blocks[9 * k..9 * k + 9], &b[i..i + 3]);
+            chol3_solve(&mut x[i..i + 3], &blocks[9 * k..9 * k + 9], &b[i..i + 3]);
         }
         return;
     }
@@ -611,12 +649,12 @@ pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b:
     }
     for k in 0..ms.nblock {
         let i = ms.block_dof[k];
-        chol3_solve(&mut x[i..i + 3], &ms.blocks[9 * k..9 * k + 9], &b[i..i + 3]);
+        chol3_solve(&mut x[i..i + 3], &blocks[9 * k..9 * k + 9], &b[i..i + 3]);
     }
 }
 
 /// Solves `M̃·x = b` to `opt.tolerance` (`mj_effSolve`); `x` and `b` are dof vectors.
-pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64]) {
+pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64], warm: bool) {
     let nv = m.nv;
     s.metric.iterations = 0;
     s.metric.residual = 0.0;
@@ -628,10 +666,20 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
     let mut z = std::mem::take(&mut s.metric.z);
     let mut p = std::mem::take(&mut s.metric.p);
     let mut ap = std::mem::take(&mut s.metric.ap);
-    r.copy_from_slice(b);
-    x.fill(0.0);
-    let bn = dot(&r, &r);
-    if bn > MINVAL {
+    // warm start from the previous solution: qacc_smooth changes little from step to step
+    let bn = dot(b, b);
+    let warm = warm && x.iter().all(|v| v.is_finite());
+    if warm {
+        mul_m(m, &d.a.M, x, &mut ap);
+        mul_add(m, d, s, &mut ap, x);
+        for i in 0..nv {
+            r[i] = b[i] - ap[i];
+        }
+    } else {
+        r.copy_from_slice(b);
+        x.fill(0.0);
+    }
+    if bn > MINVAL && dot(&r, &r) >= m.opt.tolerance * m.opt.tolerance * bn {
         let tol = m.opt.tolerance * m.opt.tolerance * bn;
         let mut capped = true;
         precondition(m, d, &mut s.metric, &mut z, &r);
@@ -687,7 +735,7 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
         rhs[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
     }
     let mut x = std::mem::take(&mut d.a.qacc_smooth);
-    solve(m, d, s, &mut x, &rhs);
+    solve(m, d, s, &mut x, &rhs, true);
     d.a.qacc_smooth = x;
     s.metric.rhs = rhs;
 }
@@ -732,87 +780,23 @@ pub fn for_each_flex_entry(
             }
         }
     }
-    for f in 0..m.nflex {
-        if !s.metric.flex_on[f] || !flex_simple(m, f) {
-            continue;
-        }
-        let scale = s.metric.flex_scale[f];
+    // interpolated flexes, as MuJoCo assembles them into efm_K
+    super::interp::for_each_entry(&s.interp, emit);
+    let csr = &s.metric.csr;
+    for sl in 0..csr.nslot() {
+        let scale = s.metric.flex_scale[csr.slot_flex[sl]];
         if scale == 0.0 {
             continue;
         }
-        let va = m.flex_vertadr[f] as usize;
-        let ea = m.flex_edgeadr[f] as usize;
-        let dof = |v: usize| -> Option<usize> {
-            let b = m.body_weldid[m.flex_vertbodyid[va + v] as usize] as usize;
-            (m.body_dofnum[b] == 3).then(|| m.body_dofadr[b] as usize)
-        };
-        let axes = |da: usize| -> [[f64; 3]; 3] {
-            let mut a = [[0.0; 3]; 3];
-            for (r, ax) in a.iter_mut().enumerate() {
-                ax.copy_from_slice(&d.a.cdof[6 * (da + r) + 3..6 * (da + r) + 6]);
-            }
-            a
-        };
-        let block = |p: usize, q: usize, w: &[f64; 9], emit: &mut dyn FnMut(usize, usize, f64)| {
-            let (Some(dp), Some(dq)) = (dof(p), dof(q)) else {
-                return;
-            };
-            let (ap, aq) = (axes(dp), axes(dq));
+        let dr = csr.slot_dof[sl];
+        for k in csr.row[sl]..csr.row[sl + 1] {
+            let dc = csr.slot_dof[csr.col[k]];
             for r in 0..3 {
                 for c in 0..3 {
-                    let mut acc = 0.0;
-                    for x in 0..3 {
-                        for y in 0..3 {
-                            acc += ap[r][x] * w[3 * x + y] * aq[c][y];
-                        }
-                    }
-                    emit(dp + r, dq + c, scale * acc);
-                }
-            }
-        };
-        let sadr = m.flex_stiffnessadr[f];
-        if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
-            flex_hessian(m, d, &mut s.elastic, f);
-            let es = &s.elastic;
-            for v in 0..m.flex_vertnum[f] as usize {
-                let h = &es.vert_hessian[6 * (va + v)..6 * (va + v) + 6];
-                let w = [h[0], h[1], h[2], h[1], h[3], h[4], h[2], h[4], h[5]];
-                block(v, v, &w, emit);
-            }
-            for e in 0..m.flex_edgenum[f] as usize {
-                let v0 = m.flex_edge[2 * (ea + e)] as usize;
-                let v1 = m.flex_edge[2 * (ea + e) + 1] as usize;
-                let mut a = [0.0; 9];
-                a.copy_from_slice(&es.edge_hessian[9 * (ea + e)..9 * (ea + e) + 9]);
-                let at = [a[0], a[3], a[6], a[1], a[4], a[7], a[2], a[5], a[8]];
-                block(v0, v1, &a, emit);
-                block(v1, v0, &at, emit);
-            }
-        }
-        let badr = m.flex_bendingadr[f];
-        if m.flex_dim[f] == 2 && badr >= 0 {
-            let b = &m.flex_bending[badr as usize..];
-            for e in 0..m.flex_edgenum[f] as usize {
-                let st = [
-                    m.flex_edge[2 * (ea + e)],
-                    m.flex_edge[2 * (ea + e) + 1],
-                    m.flex_edgeflap[2 * (ea + e)],
-                    m.flex_edgeflap[2 * (ea + e) + 1],
-                ];
-                if st[3] < 0 {
-                    continue;
-                }
-                for i in 0..4 {
-                    for j in 0..4 {
-                        let c = b[17 * e + 4 * i + j];
-                        if c == 0.0 {
-                            continue;
-                        }
-                        let w = [c, 0.0, 0.0, 0.0, c, 0.0, 0.0, 0.0, c];
-                        block(st[i] as usize, st[j] as usize, &w, emit);
-                    }
+                    emit(dr + r, dc + c, scale * csr.val[9 * k + 3 * r + c]);
                 }
             }
         }
     }
+    let _ = (m, d);
 }

@@ -5,10 +5,12 @@ pub mod constraint;
 pub mod elastic;
 pub mod energy;
 pub mod flex;
+pub mod flexcsr;
 pub mod forward;
 pub mod implicit;
 pub mod inertia;
 pub mod integrator;
+pub mod interp;
 pub mod jacobian;
 pub mod kinematics;
 pub mod metric;
@@ -36,6 +38,7 @@ pub struct Scratch {
     pub solver: solver::SolverScratch,
     pub collision: collision::CollisionScratch,
     pub elastic: elastic::ElasticScratch,
+    pub interp: interp::InterpScratch,
     pub rows: constraint::RowScratch,
     pub implicit: implicit::ImplicitScratch,
 }
@@ -58,6 +61,7 @@ impl Scratch {
             solver: solver::SolverScratch::new(m, maxefc),
             collision: collision::CollisionScratch::new(m, maxcon),
             elastic: elastic::ElasticScratch::new(m),
+            interp: interp::InterpScratch::new(m),
             rows: constraint::RowScratch::new(m.nv),
             implicit: {
                 let mut w = implicit::ImplicitScratch::default();

@@ -293,6 +293,11 @@ fn evaluate(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, new
     for i in 0..d.nefc {
         w.jar[i] -= d.a.efc_aref[i];
     }
+    update_cost(m, d, w, newton)
+}
+
+/// Cost, row forces and `qfrc` from the current `a`, `ma` and `jar`.
+fn update_cost(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) -> f64 {
     let jar = std::mem::take(&mut w.jar);
     let c = constraint::update(d, &jar[..d.nefc], newton);
     w.jar = jar;
@@ -314,11 +319,15 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
         Solver::Cg => primal(m, d, s, &mut w, false),
         Solver::Newton => primal(m, d, s, &mut w, true),
     }
+    s.metric.use_fold = false;
     s.solver = w;
 }
 
 fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
     let nv = m.nv;
+    if s.metric.active && !newton {
+        metric::fold_constraints(d, &mut s.metric);
+    }
     let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
     for i in 0..nv {
         w.f[i] = d.a.qfrc_smooth[i]
@@ -375,11 +384,16 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         if alpha == 0.0 {
             break;
         }
+        // move along the search direction, updating M̃a and J·a − aref incrementally
         for i in 0..nv {
             w.a[i] += alpha * w.search[i];
+            w.ma[i] += alpha * w.mv[i];
+        }
+        for r in 0..d.nefc {
+            w.jar[r] += alpha * w.jv[r];
         }
         let old = cost;
-        cost = evaluate(m, d, s, w, newton);
+        cost = update_cost(m, d, w, newton);
         w.grad_old.copy_from_slice(&w.grad);
         w.mgrad_old.copy_from_slice(&w.mgrad);
         for i in 0..nv {
