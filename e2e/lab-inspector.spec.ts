@@ -37,6 +37,16 @@ test('the inspector shows flex_vertadr and live data by MuJoCo name, and highlig
   await expect(table.getByRole('button', { name: /flexvert_xpos\[15\]/ })).toHaveAttribute('aria-pressed', 'true');
   await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, before);
 
+  // live updates while running keep keyboard focus where it is
+  const row3 = table.getByRole('button', { name: /flexvert_xpos\[3\]/ });
+  const cell = table.locator('tbody tr').nth(3).locator('td').nth(2);
+  const z0 = await cell.textContent();
+  await row3.focus();
+  await page.evaluate(() => window.__flexlab.bench.play()); // run without moving focus
+  await expect(cell).not.toHaveText(z0!);
+  await expect(row3).toBeFocused();
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+
   // the edge list: selecting an edge is followed by the edge-length plot
   await page.getByLabel('Filter by name').fill('flexedge_length');
   await page.getByLabel('Field', { exact: true }).selectOption('flexedge_length');

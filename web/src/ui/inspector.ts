@@ -123,6 +123,7 @@ export class Inspector {
     this.sizes = sizes;
     this.topo = topo;
     this.selectedRow = -1;
+    this.layout = '';
     this.emit();
     this.fillNames();
     if (this.field) void this.read();
@@ -192,6 +193,22 @@ export class Inspector {
     const src = where === 'model' ? 'mjModel' : 'mjData';
     const more = rows > PAGE_ROWS ? ` · ${t('moreRows', { n: PAGE_ROWS })}` : '';
     this.meta.textContent = `${src}.${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}`;
+    this.values = values;
+    // a live refresh of the same rows only rewrites numbers, so focus and scroll stay put
+    const layout = `${name}|${rows}|${cols}|${first}|${this.selectedRow}`;
+    if (layout === this.layout) {
+      const cells = this.table.tBodies[0]?.rows;
+      for (let r = first; r < last && cells; r++) {
+        const tr = cells[r - first];
+        for (let c = 0; c < cols; c++) {
+          const text = fmt(values[r * cols + c]);
+          const td = tr.cells[c + 1];
+          if (td.textContent !== text) td.textContent = text;
+        }
+      }
+      return;
+    }
+    this.layout = layout;
     const cap = el('caption', {}, name);
     const head = el('tr', {}, el('th', { scope: 'col' }, '#'));
     for (const c of columnNames(name, cols)) head.append(el('th', { scope: 'col' }, c));
@@ -211,11 +228,14 @@ export class Inspector {
       for (let c = 0; c < cols; c++) tr.append(el('td', {}, fmt(values[r * cols + c])));
       body.append(tr);
     }
+    const focused = document.activeElement instanceof HTMLElement && this.table.contains(document.activeElement) ? document.activeElement.getAttribute('aria-label') : null;
     this.table.replaceChildren(cap, el('thead', {}, head), body);
-    this.values = values;
+    if (focused) this.table.querySelector<HTMLElement>(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
   }
 
   private values: Float64Array = new Float64Array(0);
+  /** What the table on show was built for (field, shape, first row, selection). */
+  private layout = '';
 
   private selectRow(r: number, kind: RowKind): void {
     this.selectedRow = this.selectedRow === r ? -1 : r;
