@@ -25,7 +25,14 @@ export interface Topology {
     /** 0 none, 1 trilinear, 2 quadratic (MuJoCo's `flex_interp`). */
     interp: number;
   }>;
-  geoms: Array<{ type: number; size: [number, number, number]; rgba: [number, number, number, number]; body: number }>;
+  geoms: Array<{
+    type: number;
+    size: [number, number, number];
+    rgba: [number, number, number, number];
+    body: number;
+    /** For mesh geoms: the mesh's vertices (3 each, mesh frame) and triangles. */
+    mesh?: { vert: number[]; face: number[] };
+  }>;
   nflexvert: number;
   nflexedge: number;
   nflexnode: number;

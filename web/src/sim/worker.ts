@@ -120,14 +120,28 @@ function topology(s: FlexScene): Topology {
   const gsize = s.modelField('geom_size');
   const grgba = s.modelField('geom_rgba');
   const gbody = s.modelField('geom_bodyid');
+  const gdata = s.modelField('geom_dataid');
+  const mvadr = s.modelField('mesh_vertadr');
+  const nmesh = mvadr.length;
+  const mvnum = nmesh ? s.modelField('mesh_vertnum') : new Float64Array(0);
+  const mfadr = nmesh ? s.modelField('mesh_faceadr') : new Float64Array(0);
+  const mfnum = nmesh ? s.modelField('mesh_facenum') : new Float64Array(0);
+  const mvert = nmesh ? s.modelField('mesh_vert') : new Float64Array(0);
+  const mface = nmesh ? s.modelField('mesh_face') : new Float64Array(0);
   const geoms: Topology['geoms'] = [];
   for (let g = 0; g < ngeom; g++) {
-    geoms.push({
+    const geom: Topology['geoms'][number] = {
       type: gtype[g],
       size: [gsize[3 * g], gsize[3 * g + 1], gsize[3 * g + 2]],
       rgba: [grgba[4 * g], grgba[4 * g + 1], grgba[4 * g + 2], grgba[4 * g + 3]],
       body: gbody[g],
-    });
+    };
+    const id = gdata[g];
+    if (gtype[g] === 7 && id >= 0 && id < nmesh) {
+      const va = mvadr[id], vn = mvnum[id], fa = mfadr[id], fn = mfnum[id];
+      geom.mesh = { vert: Array.from(mvert.subarray(3 * va, 3 * (va + vn))), face: Array.from(mface.subarray(3 * fa, 3 * (fa + fn))) };
+    }
+    geoms.push(geom);
   }
   // vertices on a body moved by exactly three slide joints (flexcomp's usual layout)
   const jntnum = s.modelField('body_jntnum');

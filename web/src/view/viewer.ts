@@ -295,7 +295,7 @@ export class Viewer {
       this.root.add(this.vertexForces.group);
     }
     topo.geoms.forEach((g, i) => {
-      const obj = this.makeGeom(g.type, g.size, g.rgba);
+      const obj = this.makeGeom(g.type, g.size, g.rgba, g.mesh);
       obj.userData.geom = i;
       this.geoms.push(obj);
       this.root.add(obj);
@@ -334,7 +334,7 @@ export class Viewer {
     return { mesh, segments, radius };
   }
 
-  private makeGeom(type: number, size: [number, number, number], rgba: [number, number, number, number]): THREE.Mesh {
+  private makeGeom(type: number, size: [number, number, number], rgba: [number, number, number, number], meshData?: { vert: number[]; face: number[] }): THREE.Mesh {
     const color = new THREE.Color(rgba[0], rgba[1], rgba[2]);
     const mat = new THREE.MeshStandardMaterial({ color, roughness: 0.7, transparent: rgba[3] < 1, opacity: rgba[3] });
     let geo: THREE.BufferGeometry;
@@ -366,6 +366,17 @@ export class Viewer {
         break;
       case 6:
         geo = new THREE.BoxGeometry(2 * size[0], 2 * size[1], 2 * size[2]);
+        break;
+      case 7:
+        if (meshData && meshData.face.length) {
+          geo = new THREE.BufferGeometry();
+          geo.setAttribute('position', new THREE.BufferAttribute(Float32Array.from(meshData.vert), 3));
+          geo.setIndex(Array.from(meshData.face));
+          geo = geo.toNonIndexed();
+          geo.computeVertexNormals();
+          break;
+        }
+        geo = new THREE.SphereGeometry(0.01, 8, 6);
         break;
       default:
         geo = new THREE.SphereGeometry(0.01, 8, 6);
