@@ -116,3 +116,21 @@ test('the canvas is drawn (non-blank) in Chromium with SwiftShader, and toggles 
   const img1 = await page.evaluate(() => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL());
   expect(img1).not.toBe(img0);
 });
+
+for (const [w, h] of [[1280, 800], [1024, 768], [820, 1180]]) {
+  test(`the lesson and the bench fit a ${w}×${h} screen`, async ({ page }) => {
+    await page.setViewportSize({ width: w, height: h });
+    await openLab(page, '?lesson=lab-test&lang=en');
+    await waitFrames(page, 2);
+    // nothing runs off the side of the page
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(w);
+    const canvas = (await page.locator('canvas.view').boundingBox())!;
+    const lesson = (await page.locator('.lesson-view').boundingBox())!;
+    expect(canvas.width).toBeGreaterThan(300);
+    expect(canvas.x + canvas.width).toBeLessThanOrEqual(w);
+    expect(lesson.x + lesson.width).toBeLessThanOrEqual(w);
+    if (w >= 1200) expect(lesson.x + lesson.width).toBeLessThanOrEqual(canvas.x); // side by side
+    else expect(canvas.y + canvas.height).toBeLessThanOrEqual(lesson.y); // bench above the text
+    await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeInViewport();
+  });
+}
