@@ -92,3 +92,17 @@ test('an oversized model is refused before it reaches the engine', async ({ page
   await expect(page.locator('details.sandbox .note')).toContainText('too large');
   expect(await page.evaluate(() => window.__flexlab.state.loads)).toBe(0);
 });
+
+test('a dropped .xml file is loaded into the sandbox', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const xml = fixture('cable.xml');
+  await page.locator('details.sandbox').evaluate((panel, text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'rope.xml', { type: 'text/xml' }));
+    panel.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, xml);
+  await page.waitForFunction(() => window.__flexlab.state.loads === 1);
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
+  await expect(page.getByLabel('MJCF text')).toHaveValue(xml);
+});
