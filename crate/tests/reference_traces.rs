@@ -107,4 +107,10 @@ reference_cases!(
     ramp_passive_mu1,
     ramp_passive_mu10,
     cloth_on_sphere,
+    trilinear_box_drop,
+    quadratic_box_drop,
+    trilinear_pinned_discrete,
+    quadratic_cantilever_euler,
+    trilinear_shell_pinned,
+    trilinear_strain_equality,
 );
