@@ -201,6 +201,15 @@ data_arrays! {
     qHDiagInv: f64[1],
 
     flexedge_velocity: f64[1],
+    /// Tendon lengths (m) and velocities (m/s), and their Jacobian rows.
+    ten_length: f64[1],
+    ten_velocity: f64[1],
+    ten_J: f64[1],
+    /// Actuator lengths and velocities in transmission space, forces, and moment rows.
+    actuator_length: f64[1],
+    actuator_velocity: f64[1],
+    actuator_force: f64[1],
+    actuator_moment: f64[1],
     cvel: f64[6],
     cdof_dot: f64[6],
     qfrc_bias: f64[1],
@@ -322,6 +331,13 @@ impl Data {
             qH: z(m.nC),
             qHDiagInv: z(nv),
             flexedge_velocity: z(m.nflexedge),
+            ten_length: z(m.ntendon),
+            ten_velocity: z(m.ntendon),
+            ten_J: z(m.nJten),
+            actuator_length: z(m.nu),
+            actuator_velocity: z(m.nu),
+            actuator_force: z(m.nu),
+            actuator_moment: z(m.nJact),
             cvel: z(6 * nbody),
             cdof_dot: z(6 * nv),
             qfrc_bias: z(nv),
@@ -420,6 +436,9 @@ impl Data {
         self.a
             .qvel
             .copy_from_slice(&m.key_qvel[k * m.nv..(k + 1) * m.nv]);
+        self.a
+            .ctrl
+            .copy_from_slice(&m.key_ctrl[k * m.nu..(k + 1) * m.nu]);
         let nm = m.nmocap;
         self.a
             .mocap_pos

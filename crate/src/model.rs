@@ -302,6 +302,12 @@ model_struct! {
         nv: usize,
         nu: usize,
         na: usize,
+        ntendon: usize,
+        nwrap: usize,
+        /// Non-zeros of all tendon Jacobian rows.
+        nJten: usize,
+        /// Non-zeros of all actuator moment rows.
+        nJact: usize,
         nbody: usize,
         njnt: usize,
         ngeom: usize,
@@ -343,6 +349,8 @@ model_struct! {
         names_jnt: Vec<String>,
         names_geom: Vec<String>,
         names_site: Vec<String>,
+        names_tendon: Vec<String>,
+        names_actuator: Vec<String>,
         names_flex: Vec<String>,
         names_eq: Vec<String>,
         names_key: Vec<String>,
@@ -540,9 +548,58 @@ model_struct! {
 
         exclude_signature: i32[1],
 
+        tendon_adr: i32[1],
+        tendon_num: i32[1],
+        tendon_limited: u8[1],
+        tendon_range: f64[2],
+        tendon_margin: f64[1],
+        tendon_stiffness: f64[1],
+        tendon_damping: f64[1],
+        tendon_frictionloss: f64[1],
+        /// Spring rest length, or deadband `[lower, upper]` (m).
+        tendon_lengthspring: f64[2],
+        tendon_length0: f64[1],
+        tendon_invweight0: f64[1],
+        tendon_solref_lim: f64[2],
+        tendon_solimp_lim: f64[5],
+        tendon_solref_fri: f64[2],
+        tendon_solimp_fri: f64[5],
+        /// Wrap objects of fixed tendons: 1 = joint, with `wrap_prm` its coefficient.
+        wrap_type: i32[1],
+        wrap_objid: i32[1],
+        wrap_prm: f64[1],
+        /// Sparsity of the (constant) fixed-tendon Jacobian rows.
+        ten_J_rownnz: i32[1],
+        ten_J_rowadr: i32[1],
+        ten_J_colind: i32[1],
+
+        /// `mjtTrn`: 0 joint, 3 tendon.
+        actuator_trntype: i32[1],
+        actuator_trnid: i32[2],
+        actuator_gear: f64[6],
+        actuator_dyntype: i32[1],
+        actuator_gaintype: i32[1],
+        actuator_biastype: i32[1],
+        actuator_dynprm: f64[10],
+        actuator_gainprm: f64[10],
+        actuator_biasprm: f64[10],
+        actuator_ctrllimited: u8[1],
+        actuator_forcelimited: u8[1],
+        actuator_ctrlrange: f64[2],
+        actuator_forcerange: f64[2],
+        actuator_length0: f64[1],
+        actuator_acc0: f64[1],
+        /// Sparsity of the (constant) actuator moment rows.
+        moment_rownnz: i32[1],
+        moment_rowadr: i32[1],
+        moment_colind: i32[1],
+        /// Actuator driving each joint, or -1.
+        jnt_actuatorid: i32[1],
+
         key_time: f64[1],
         key_qpos: f64[1],
         key_qvel: f64[1],
+        key_ctrl: f64[1],
         key_mpos: f64[3],
         key_mquat: f64[4],
     }

@@ -457,6 +457,117 @@ impl Default for EqualitySpec {
     }
 }
 
+/// A fixed tendon (`<tendon><fixed>`): a linear combination of joint coordinates.
+#[derive(Debug, Clone)]
+pub struct TendonSpec {
+    pub name: String,
+    /// A `<spatial>` tendon: parsed so that checks MuJoCo runs first still fire first, then
+    /// rejected by the compiler (flexlab has fixed tendons only).
+    pub spatial: bool,
+    /// (joint name, coefficient) terms.
+    pub joints: Vec<(String, f64)>,
+    pub stiffness: f64,
+    /// Rest length, or a deadband; `[-1, -1]` means the length at qpos0.
+    pub springlength: [f64; 2],
+    pub damping: f64,
+    pub frictionloss: f64,
+    pub armature: f64,
+    pub limited: TriState,
+    pub range: [f64; 2],
+    pub range_set: bool,
+    pub margin: f64,
+    pub solref_limit: [f64; 2],
+    pub solimp_limit: [f64; 5],
+    pub solref_friction: [f64; 2],
+    pub solimp_friction: [f64; 5],
+    pub line: u32,
+}
+
+impl Default for TendonSpec {
+    fn default() -> Self {
+        TendonSpec {
+            name: String::new(),
+            spatial: false,
+            joints: Vec::new(),
+            stiffness: 0.0,
+            springlength: [-1.0, -1.0],
+            damping: 0.0,
+            frictionloss: 0.0,
+            armature: 0.0,
+            limited: TriState::Auto,
+            range: [0.0, 0.0],
+            range_set: false,
+            margin: 0.0,
+            solref_limit: [0.02, 1.0],
+            solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
+            solref_friction: [0.02, 1.0],
+            solimp_friction: [0.9, 0.95, 0.001, 0.5, 2.0],
+            line: 0,
+        }
+    }
+}
+
+/// What an actuator pulls on.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Transmission {
+    #[default]
+    None,
+    Joint(String),
+    Tendon(String),
+}
+
+/// An actuator (`<general>`, `<motor>`, `<position>`, `<velocity>`), as `mjsActuator`:
+/// force = gain·ctrl + bias, with MuJoCo's parameter vectors.
+#[derive(Debug, Clone)]
+pub struct ActuatorSpec {
+    pub name: String,
+    pub target: Transmission,
+    pub gear: [f64; 6],
+    pub ctrllimited: TriState,
+    pub ctrlrange: [f64; 2],
+    pub ctrlrange_set: bool,
+    pub forcelimited: TriState,
+    pub forcerange: [f64; 2],
+    pub forcerange_set: bool,
+    /// `mjtGain`: 0 fixed, 1 affine.
+    pub gaintype: i32,
+    /// `mjtBias`: 0 none, 1 affine.
+    pub biastype: i32,
+    /// `mjtDyn`: only 0 (none) is supported.
+    pub dyntype: i32,
+    pub gainprm: [f64; 10],
+    pub biasprm: [f64; 10],
+    pub dynprm: [f64; 10],
+    pub line: u32,
+}
+
+impl Default for ActuatorSpec {
+    fn default() -> Self {
+        let mut gainprm = [0.0; 10];
+        gainprm[0] = 1.0;
+        let mut dynprm = [0.0; 10];
+        dynprm[0] = 1.0;
+        ActuatorSpec {
+            name: String::new(),
+            target: Transmission::None,
+            gear: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            ctrllimited: TriState::Auto,
+            ctrlrange: [0.0, 0.0],
+            ctrlrange_set: false,
+            forcelimited: TriState::Auto,
+            forcerange: [0.0, 0.0],
+            forcerange_set: false,
+            gaintype: 0,
+            biastype: 0,
+            dyntype: 0,
+            gainprm,
+            biasprm: [0.0; 10],
+            dynprm,
+            line: 0,
+        }
+    }
+}
+
 /// A mesh asset: vertices and triangles, as loaded from OBJ or given inline.
 #[derive(Debug, Clone, Default)]
 pub struct MeshSpec {
@@ -486,6 +597,7 @@ pub struct KeySpec {
     pub qvel: Option<Vec<f64>>,
     pub mpos: Option<Vec<f64>>,
     pub mquat: Option<Vec<f64>>,
+    pub ctrl: Option<Vec<f64>>,
     pub line: u32,
 }
 
@@ -531,6 +643,8 @@ pub struct Spec {
     pub lights: Vec<ViewSpec>,
     pub flexes: Vec<FlexSpec>,
     pub equalities: Vec<EqualitySpec>,
+    pub tendons: Vec<TendonSpec>,
+    pub actuators: Vec<ActuatorSpec>,
     pub meshes: Vec<MeshSpec>,
     pub materials: Vec<MaterialSpec>,
     pub keys: Vec<KeySpec>,
@@ -557,6 +671,8 @@ impl Default for Spec {
             lights: Vec::new(),
             flexes: Vec::new(),
             equalities: Vec::new(),
+            tendons: Vec::new(),
+            actuators: Vec::new(),
             meshes: Vec::new(),
             materials: Vec::new(),
             keys: Vec::new(),

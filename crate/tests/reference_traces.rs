@@ -113,4 +113,9 @@ reference_cases!(
     quadratic_cantilever_euler,
     trilinear_shell_pinned,
     trilinear_strain_equality,
+    actuated_euler,
+    actuated_rk4,
+    actuated_implicit,
+    actuated_implicitfast,
+    hollow_vs_solid,
 );

@@ -125,8 +125,28 @@ fn engine(msg: &str) -> Error {
     Error::engine(msg)
 }
 
+/// Whether the discrete integrator's metric would need rank-one tendon or actuator terms.
+fn discrete_rank_one_terms(m: &Model) -> bool {
+    let tendon = (0..m.ntendon).any(|t| m.tendon_stiffness[t] != 0.0 || m.tendon_damping[t] != 0.0);
+    let actuator = (0..m.nu).any(|i| {
+        let g = &m.actuator_gainprm[10 * i..10 * i + 3];
+        let b = &m.actuator_biasprm[10 * i..10 * i + 3];
+        (m.actuator_gaintype[i] == 1 && (g[1] != 0.0 || g[2] != 0.0))
+            || (m.actuator_biastype[i] == 1 && (b[1] != 0.0 || b[2] != 0.0))
+    });
+    tendon || actuator
+}
+
 /// Rejects option/flex combinations MuJoCo 3.15.0 rejects, with its messages.
 pub fn check_engine(m: &Model) -> Result<()> {
+    check_flex_bodies(m)?;
+    check_options(m)
+}
+
+/// The per-flex compile errors (mocap attachments, damped vertex bodies, SNH integrator).
+/// MuJoCo raises them while compiling the flexes, before tendons and actuators, so the
+/// compiler calls this as soon as the flexes exist.
+pub fn check_flex_bodies(m: &Model) -> Result<()> {
     let o = &m.opt;
     for f in 0..m.nflex {
         let name = &m.names_flex[f];
@@ -176,17 +196,29 @@ pub fn check_engine(m: &Model) -> Result<()> {
             .at_object(name));
         }
     }
+    Ok(())
+}
+
+/// Option/flex combinations MuJoCo's compile-time test step rejects.
+fn check_options(m: &Model) -> Result<()> {
+    let o = &m.opt;
     let any_stiff = (0..m.nflex).any(|f| flex_stiffness_possible(m, f));
     let any_contact = (0..m.nflex).any(|f| flex_contact_possible(m, f));
     let any_metric = any_stiff || any_contact;
+    if o.integrator == Integrator::Discrete && discrete_rank_one_terms(m) {
+        return Err(Error::unsupported(
+            "tendon springs/dampers and position- or velocity-dependent actuators under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
+        ));
+    }
+    // MuJoCo 3.15.0 tests passive contact before elasticity (drape.xml has both and gets this one).
+    if any_contact && o.integrator != Integrator::Discrete {
+        return Err(engine("passive flex contact requires an integrator with the effective metric: set integrator='discrete'"));
+    }
     match o.integrator {
         Integrator::Implicit | Integrator::ImplicitFast if any_stiff => {
             return Err(engine("flex elasticity is no longer integrated implicitly under integrator='implicit' and 'implicitfast': set integrator='discrete'"));
         }
         _ => {}
-    }
-    if any_contact && o.integrator != Integrator::Discrete {
-        return Err(engine("passive flex contact requires an integrator with the effective metric: set integrator='discrete'"));
     }
     if o.integrator == Integrator::Discrete && any_metric {
         if o.solver == Solver::Pgs || o.noslip_iterations > 0 {

@@ -8,6 +8,7 @@ pub mod material;
 pub mod mesh;
 pub mod orient;
 
+pub mod actuation;
 pub mod checks;
 mod setconst;
 
@@ -1150,6 +1151,18 @@ fn build(spec: &Spec) -> Result<Model> {
         compiled.push(cf);
     }
     copy_flexes(&mut m, spec, &compiled, &bodies)?;
+    checks::check_flex_bodies(&m)?;
+    if let Some(j) = spec.joints.iter().find(|j| j.frictionloss > 0.0) {
+        let mut e = Error::unsupported("joint frictionloss is not supported by flexlab yet")
+            .at_element("joint");
+        if !j.name.is_empty() {
+            e = e.at_object(&j.name);
+        }
+        return Err(e.at_line(j.line));
+    }
+
+    // ---- tendons and actuators
+    actuation::compile(&mut m, spec)?;
 
     // ---- equalities
     compile_equalities(&mut m, spec, &compiled)?;
@@ -1175,6 +1188,14 @@ fn build(spec: &Spec) -> Result<Model> {
             qvel[..v.len()].copy_from_slice(v);
         }
         m.key_qvel.extend_from_slice(&qvel);
+        let mut ctrl = vec![0.0; m.nu];
+        if let Some(c) = &k.ctrl {
+            if c.len() > m.nu {
+                return Err(err(format!("invalid ctrl size, expected length {}", m.nu)));
+            }
+            ctrl[..c.len()].copy_from_slice(c);
+        }
+        m.key_ctrl.extend_from_slice(&ctrl);
         let mut mpos = Vec::new();
         let mut mquat = Vec::new();
         for b in 0..nbody {
@@ -1565,9 +1586,12 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                 (j1 as i32, j2, 3)
             }
             EqType::Tendon => {
-                return Err(Error::unsupported(
-                    "tendon equality is not supported by flexlab yet",
-                ))
+                // needs tendon equality rows in the constraint stage
+                return Err(
+                    Error::unsupported("tendon equality is not supported by flexlab yet")
+                        .at_element("tendon")
+                        .at_line(q.line),
+                );
             }
             EqType::Flex | EqType::FlexVert | EqType::FlexStrain => {
                 let f = m.flex_id(&q.name1).ok_or_else(|| {

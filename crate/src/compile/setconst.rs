@@ -291,6 +291,8 @@ pub fn set_const(m: &mut Model) -> Result<()> {
         }
     }
 
+    super::actuation::set_const(m, &d);
+
     // connect/weld anchors in body frames
     for i in 0..m.neq {
         let base = 11 * i;

@@ -3,8 +3,8 @@
 //! as MuJoCo's bad-qpos/qvel/qacc warnings and reset, never carried on.
 
 use super::{
-    collision, constraint, flex, implicit, inertia, integrator, kinematics, metric, passive, rne,
-    solver, Scratch,
+    actuation, collision, constraint, flex, implicit, inertia, integrator, kinematics, metric,
+    passive, rne, solver, tendon, Scratch,
 };
 use crate::data::{Data, Warning};
 use crate::math::is_bad;
@@ -16,16 +16,20 @@ pub fn fwd_position(m: &Model, d: &mut Data, s: &mut Scratch) {
     kinematics::com_pos(m, d);
     s.elastic.hessian_valid.fill(false);
     flex::flex(m, d, &mut s.jac, &mut s.nodebuf);
+    tendon::tendon(m, d);
     inertia::make_m(m, d);
     inertia::factor_m(m, d);
     collision::collision(m, d, s);
     constraint::make_constraint(m, d, s);
+    actuation::transmission(m, d);
     metric::build(m, d, s);
 }
 
 /// Velocity-dependent quantities.
 pub fn fwd_velocity(m: &Model, d: &mut Data, s: &mut Scratch) {
     flex::edge_velocity(m, d);
+    tendon::velocity(m, d);
+    actuation::velocity(m, d);
     kinematics::com_vel(m, d);
     passive::passive(m, d, s);
     constraint::reference(m, d);
@@ -90,7 +94,7 @@ pub fn fwd_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
 pub fn forward_core(m: &Model, d: &mut Data, s: &mut Scratch) {
     fwd_position(m, d, s);
     fwd_velocity(m, d, s);
-    d.a.qfrc_actuator.fill(0.0);
+    actuation::fwd_actuation(m, d);
     fwd_acceleration(m, d, s);
     fwd_constraint(m, d, s);
 }

@@ -100,8 +100,56 @@ fn fast_matrix(m: &Model, d: &mut Data) {
             }
         }
     }
+    let mut qh = std::mem::take(&mut d.a.qH);
+    rank_one_terms(m, d, |coef, cols, vals| {
+        for (p, &cp) in cols.iter().enumerate() {
+            for (q, &cq) in cols.iter().enumerate() {
+                let (cp, cq) = (cp as usize, cq as usize);
+                if cq > cp {
+                    continue;
+                }
+                if let Some(adr) = m_index(m, cp, cq) {
+                    qh[adr] += coef * vals[p] * vals[q];
+                }
+            }
+        }
+    });
+    d.a.qH = qh;
     let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
     factor_i(m, qh, qhd);
+}
+
+/// The rank-one parts of `−h·qDeriv`: tendon dampers (`+h·b·JᵀJ`) and actuators whose force
+/// depends on velocity (`−h·s·momentᵀ·moment`, `mjd_actuator_vel`). Calls `add(coef, cols,
+/// vals)` per term; like MuJoCo, only entries inside the dof-dof sparsity are kept.
+fn rank_one_terms(m: &Model, d: &Data, mut add: impl FnMut(f64, &[i32], &[f64])) {
+    let h = m.opt.timestep;
+    if !m.opt.disabled(disable::DAMPER) {
+        for t in 0..m.ntendon {
+            let b = m.tendon_damping[t];
+            if b == 0.0 {
+                continue;
+            }
+            let (adr, n) = (m.ten_J_rowadr[t] as usize, m.ten_J_rownnz[t] as usize);
+            add(
+                h * b,
+                &m.ten_J_colind[adr..adr + n],
+                &d.a.ten_J[adr..adr + n],
+            );
+        }
+    }
+    for i in 0..m.nu {
+        let s = super::actuation::velocity_derivative(m, d, i);
+        if s == 0.0 {
+            continue;
+        }
+        let (adr, n) = (m.moment_rowadr[i] as usize, m.moment_rownnz[i] as usize);
+        add(
+            -h * s,
+            &m.moment_colind[adr..adr + n],
+            &d.a.actuator_moment[adr..adr + n],
+        );
+    }
 }
 
 /// Dense `M − h·qDeriv` with the bias-force derivative (`implicit`).
@@ -149,6 +197,17 @@ fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
             }
         }
     }
+    rank_one_terms(m, d, |coef, cols, vals| {
+        for (p, &cp) in cols.iter().enumerate() {
+            for (q, &cq) in cols.iter().enumerate() {
+                let (cp, cq) = (cp as usize, cq as usize);
+                let (hi, lo) = if cp >= cq { (cp, cq) } else { (cq, cp) };
+                if m_index(m, hi, lo).is_some() {
+                    a[cp * nv + cq] += coef * vals[p] * vals[q];
+                }
+            }
+        }
+    });
     // qDeriv −= ∂bias/∂v, so A = M − h·qDeriv gains +h·∂bias/∂v
     rne_vel(m, d, w, h);
 }

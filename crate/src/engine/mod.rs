@@ -1,5 +1,6 @@
 //! The numeric core, one module per pipeline stage, in MuJoCo's order.
 
+pub mod actuation;
 pub mod collision;
 pub mod constraint;
 pub mod elastic;
@@ -19,6 +20,7 @@ pub mod rne;
 pub mod snh;
 pub mod solver;
 pub mod support;
+pub mod tendon;
 
 pub use forward::{forward, step};
 

@@ -29,6 +29,7 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     flex_edge_spring_damper(m, d, spring, damper);
+    super::tendon::spring_damper(m, d, spring, damper);
     super::elastic::contact_passive(m, d, s);
     for i in 0..m.nv {
         d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i];

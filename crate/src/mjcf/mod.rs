@@ -2,6 +2,7 @@
 //! flexes, equalities and bodies get MuJoCo's ids; flexcomps are expanded while the worldbody
 //! is read, exactly where MuJoCo's reader expands them.
 
+mod actuation;
 mod attrs;
 mod reader;
 pub mod xml;

@@ -16,6 +16,8 @@ struct DefaultClass {
     geom: GeomSpec,
     site: SiteSpec,
     equality: EqualitySpec,
+    tendon: TendonSpec,
+    actuator: ActuatorSpec,
     mesh_scale: [f64; 3],
 }
 
@@ -41,6 +43,8 @@ impl<'a> Reader<'a> {
             geom: GeomSpec::default(),
             site: SiteSpec::default(),
             equality: EqualitySpec::default(),
+            tendon: TendonSpec::default(),
+            actuator: ActuatorSpec::default(),
             mesh_scale: [1.0; 3],
         };
         Reader {
@@ -138,13 +142,37 @@ impl<'a> Reader<'a> {
             self.equality(c)?;
         }
         for c in root.children_named("tendon") {
-            if !c.children.is_empty() {
-                return Err(unsupported(&c.children[0], "tendons"));
+            c.check_attrs(&[])?;
+            for t in &c.children {
+                if t.name != "fixed" && t.name != "spatial" {
+                    return Err(unsupported(t, &format!("<{}> tendons", t.name)));
+                }
+                let class = self.class_of(t, 0)?;
+                let mut ts = self.classes[class].tendon.clone();
+                ts.line = t.line;
+                if t.name == "spatial" {
+                    // keep only the name: the compiler rejects it after the flex checks
+                    ts.spatial = true;
+                    ts.name = t.attr("name").unwrap_or("").to_string();
+                    self.spec.tendons.push(ts);
+                    continue;
+                }
+                super::actuation::read_tendon(t, &mut ts, false)?;
+                super::actuation::read_tendon_joints(t, &mut ts)?;
+                self.spec.tendons.push(ts);
             }
         }
         for c in root.children_named("actuator") {
-            if !c.children.is_empty() {
-                return Err(unsupported(&c.children[0], "actuators"));
+            c.check_attrs(&[])?;
+            for a in &c.children {
+                let class = self.class_of(a, 0)?;
+                let mut spec = self.classes[class].actuator.clone();
+                spec.line = a.line;
+                super::actuation::read_actuator(a, &mut spec, false)?;
+                if spec.target == Transmission::None {
+                    return Err(a.error("invalid actuator transmission type"));
+                }
+                self.spec.actuators.push(spec);
             }
         }
         for c in root.children_named("sensor") {
@@ -423,9 +451,18 @@ impl<'a> Reader<'a> {
                 }
                 // drawing-only or not-yet-used classes are accepted; using the objects
                 // themselves is what reports "not supported"
-                "material" | "camera" | "light" | "pair" | "tendon" | "general" | "motor"
-                | "position" | "velocity" | "intvelocity" | "orientation" | "pid" | "damper"
-                | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
+                "tendon" => {
+                    let mut t = self.classes[idx].tendon.clone();
+                    super::actuation::read_tendon(c, &mut t, true)?;
+                    self.classes[idx].tendon = t;
+                }
+                "general" | "motor" | "position" | "velocity" => {
+                    let mut a = self.classes[idx].actuator.clone();
+                    super::actuation::read_actuator(c, &mut a, true)?;
+                    self.classes[idx].actuator = a;
+                }
+                "material" | "camera" | "light" | "pair" | "intvelocity" | "orientation"
+                | "pid" | "damper" | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
@@ -673,7 +710,17 @@ impl<'a> Reader<'a> {
                         }
                     }
                 }
-                "tendon" => return Err(unsupported(c, "tendon equality")),
+                "tendon" => {
+                    c.check_attrs(&with(&["tendon1", "tendon2", "polycoef"]))?;
+                    q.eqtype = EqType::Tendon;
+                    q.name1 = c
+                        .string("tendon1")
+                        .ok_or_else(|| c.error("missing required attribute 'tendon1'"))?;
+                    q.name2 = c.string("tendon2").unwrap_or_default();
+                    let mut poly = [0.0, 1.0, 0.0, 0.0, 0.0];
+                    c.read_f64s("polycoef", 1, &mut poly)?;
+                    q.data[..5].copy_from_slice(&poly);
+                }
                 "distance" => {
                     return Err(c.error(
                         "support for distance equality constraints was removed in MuJoCo 2.2.2",
@@ -719,15 +766,8 @@ impl<'a> Reader<'a> {
             c.check_attrs(&[
                 "name", "time", "qpos", "qvel", "act", "mpos", "mquat", "ctrl",
             ])?;
-            if c.attr("act").is_some() || c.attr("ctrl").is_some() {
-                let attr = if c.attr("act").is_some() {
-                    "act"
-                } else {
-                    "ctrl"
-                };
-                if c.numbers(attr)?.is_some_and(|v| !v.is_empty()) {
-                    return Err(unsupported(c, "keyframe act/ctrl (no actuators yet)"));
-                }
+            if c.numbers("act")?.is_some_and(|v| !v.is_empty()) {
+                return Err(unsupported(c, "keyframe act (no actuator activations)"));
             }
             let mut k = KeySpec {
                 name: c.string("name").unwrap_or_default(),
@@ -739,6 +779,7 @@ impl<'a> Reader<'a> {
             k.qvel = c.numbers("qvel")?;
             k.mpos = c.numbers("mpos")?;
             k.mquat = c.numbers("mquat")?;
+            k.ctrl = c.numbers("ctrl")?;
             self.spec.keys.push(k);
         }
         Ok(())
@@ -1217,10 +1258,9 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     e.read_f64("ref", &mut j.reference)?;
     e.read_f64("springref", &mut j.springref)?;
     e.read_f64("armature", &mut j.armature)?;
+    // frictionloss > 0 (here or from a default class) is rejected by the compiler, after the
+    // flex checks MuJoCo runs first
     e.read_f64("frictionloss", &mut j.frictionloss)?;
-    if j.frictionloss > 0.0 && !in_default {
-        return Err(unsupported(e, "joint frictionloss"));
-    }
     Ok(())
 }
 

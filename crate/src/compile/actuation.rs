@@ -1,0 +1,294 @@
+//! Compiles fixed tendons and actuators (joint or tendon transmission) into the model, as
+//! MuJoCo's compiler does: wrap lists, the constant sparse Jacobians of fixed tendons and of
+//! the actuator moments, limit flags resolved with `autolimits`, and at `mj_setConst` time the
+//! lengths at qpos0, the inverse weights and the position actuators' damping ratios.
+
+use crate::error::{Error, Result};
+use crate::math;
+use crate::model::Model;
+use crate::spec::{Spec, Transmission, TriState};
+
+fn err(msg: String, element: &str, name: &str, line: u32) -> Error {
+    let mut e = Error::compile(msg).at_element(element);
+    if !name.is_empty() {
+        e = e.at_object(name);
+    }
+    e.at_line(line)
+}
+
+fn resolve_limited(
+    limited: TriState,
+    range_set: bool,
+    autolimits: bool,
+    what: &str,
+    attr: &str,
+) -> std::result::Result<bool, String> {
+    match limited {
+        TriState::True => Ok(true),
+        TriState::False => Ok(false),
+        TriState::Auto => {
+            if !autolimits && range_set {
+                Err(format!(
+                    "{what} has `{attr}` but not `{}`. set the autolimits=\"true\" compiler option, specify `{}` explicitly (\"true\" or \"false\"), or remove the `{attr}` attribute.",
+                    attr.replace("range", "limited"),
+                    attr.replace("range", "limited")
+                ))
+            } else {
+                Ok(range_set)
+            }
+        }
+    }
+}
+
+/// Adds tendons and actuators; joints must be compiled already.
+pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
+    let autolimits = spec.compiler.autolimits;
+    m.ntendon = spec.tendons.len();
+    m.jnt_actuatorid = vec![-1; m.njnt];
+    for t in &spec.tendons {
+        let e = |msg: String| err(msg, "tendon", &t.name, t.line);
+        if t.spatial {
+            return Err(
+                Error::unsupported("<spatial> tendons is not supported by flexlab yet")
+                    .at_element("spatial")
+                    .at_line(t.line),
+            );
+        }
+        m.tendon_adr.push(m.wrap_type.len() as i32);
+        m.tendon_num.push(t.joints.len() as i32);
+        let mut cols: Vec<(usize, f64)> = Vec::new();
+        for (jn, coef) in &t.joints {
+            let j = m
+                .names_jnt
+                .iter()
+                .position(|n| n == jn)
+                .ok_or_else(|| e(format!("unknown joint '{jn}' in tendon")))?;
+            if !matches!(m.jnt_type[j], 2 | 3) {
+                return Err(e(
+                    "only HINGE and SLIDE joint allowed in fixed tendon".into()
+                ));
+            }
+            m.wrap_type.push(1);
+            m.wrap_objid.push(j as i32);
+            m.wrap_prm.push(*coef);
+            let dof = m.jnt_dofadr[j] as usize;
+            match cols.iter_mut().find(|c| c.0 == dof) {
+                Some(c) => c.1 += coef,
+                None => cols.push((dof, *coef)),
+            }
+        }
+        cols.sort_by_key(|c| c.0);
+        m.ten_J_rowadr.push(m.ten_J_colind.len() as i32);
+        m.ten_J_rownnz.push(cols.len() as i32);
+        m.ten_J_colind.extend(cols.iter().map(|c| c.0 as i32));
+        let limited =
+            resolve_limited(t.limited, t.range_set, autolimits, "tendon", "range").map_err(e)?;
+        if limited && t.range[0] >= t.range[1] {
+            return Err(e("invalid limits: range[0] >= range[1]".into()));
+        }
+        // limit and friction rows of tendons are not in the constraint stage yet
+        if limited {
+            return Err(
+                Error::unsupported("tendon limits are not supported by flexlab yet")
+                    .at_element("tendon")
+                    .at_line(t.line),
+            );
+        }
+        if t.frictionloss > 0.0 {
+            return Err(
+                Error::unsupported("tendon frictionloss is not supported by flexlab yet")
+                    .at_element("tendon")
+                    .at_line(t.line),
+            );
+        }
+        m.tendon_limited.push(limited as u8);
+        m.tendon_range.extend_from_slice(&t.range);
+        m.tendon_margin.push(t.margin);
+        m.tendon_stiffness.push(t.stiffness);
+        m.tendon_damping.push(t.damping);
+        m.tendon_frictionloss.push(t.frictionloss);
+        m.tendon_lengthspring.extend_from_slice(&t.springlength);
+        m.tendon_solref_lim.extend_from_slice(&t.solref_limit);
+        m.tendon_solimp_lim.extend_from_slice(&t.solimp_limit);
+        m.tendon_solref_fri.extend_from_slice(&t.solref_friction);
+        m.tendon_solimp_fri.extend_from_slice(&t.solimp_friction);
+        m.names_tendon.push(t.name.clone());
+    }
+    m.nwrap = m.wrap_type.len();
+    m.nJten = m.ten_J_colind.len();
+    m.tendon_length0 = vec![0.0; m.ntendon];
+    m.tendon_invweight0 = vec![0.0; m.ntendon];
+
+    m.nu = spec.actuators.len();
+    for (i, a) in spec.actuators.iter().enumerate() {
+        let e = |msg: String| err(msg, "actuator", &a.name, a.line);
+        let (trntype, id) = match &a.target {
+            Transmission::Joint(n) => {
+                let j = m
+                    .names_jnt
+                    .iter()
+                    .position(|x| x == n)
+                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                if !matches!(m.jnt_type[j], 2 | 3) {
+                    return Err(Error::unsupported(
+                        "actuators on free and ball joints are not supported by flexlab yet",
+                    )
+                    .at_element("actuator")
+                    .at_line(a.line));
+                }
+                m.jnt_actuatorid[j] = i as i32;
+                (0, j)
+            }
+            Transmission::Tendon(n) => {
+                let t = m
+                    .names_tendon
+                    .iter()
+                    .position(|x| x == n)
+                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                (3, t)
+            }
+            Transmission::None => return Err(e("invalid actuator transmission type".into())),
+        };
+        m.actuator_trntype.push(trntype);
+        m.actuator_trnid.extend_from_slice(&[id as i32, -1]);
+        m.actuator_gear.extend_from_slice(&a.gear);
+        m.actuator_dyntype.push(a.dyntype);
+        m.actuator_gaintype.push(a.gaintype);
+        m.actuator_biastype.push(a.biastype);
+        m.actuator_dynprm.extend_from_slice(&a.dynprm);
+        m.actuator_gainprm.extend_from_slice(&a.gainprm);
+        m.actuator_biasprm.extend_from_slice(&a.biasprm);
+        let cl = resolve_limited(
+            a.ctrllimited,
+            a.ctrlrange_set,
+            autolimits,
+            "actuator",
+            "ctrlrange",
+        )
+        .map_err(e)?;
+        let fl = resolve_limited(
+            a.forcelimited,
+            a.forcerange_set,
+            autolimits,
+            "actuator",
+            "forcerange",
+        )
+        .map_err(e)?;
+        if cl && a.ctrlrange[0] >= a.ctrlrange[1] {
+            return Err(e("invalid control range".into()));
+        }
+        if fl && a.forcerange[0] >= a.forcerange[1] {
+            return Err(e("invalid force range".into()));
+        }
+        m.actuator_ctrllimited.push(cl as u8);
+        m.actuator_forcelimited.push(fl as u8);
+        m.actuator_ctrlrange.extend_from_slice(&a.ctrlrange);
+        m.actuator_forcerange.extend_from_slice(&a.forcerange);
+        // the moment row is constant for joint and fixed-tendon transmissions
+        m.moment_rowadr.push(m.moment_colind.len() as i32);
+        if trntype == 0 {
+            m.moment_rownnz.push(1);
+            m.moment_colind.push(m.jnt_dofadr[id]);
+        } else {
+            let (adr, n) = (m.ten_J_rowadr[id] as usize, m.ten_J_rownnz[id] as usize);
+            m.moment_rownnz.push(n as i32);
+            let cols: Vec<i32> = m.ten_J_colind[adr..adr + n].to_vec();
+            m.moment_colind.extend(cols);
+        }
+        m.names_actuator.push(a.name.clone());
+    }
+    m.nJact = m.moment_colind.len();
+    m.actuator_length0 = vec![0.0; m.nu];
+    m.actuator_acc0 = vec![0.0; m.nu];
+    Ok(())
+}
+
+/// Values of the fixed-tendon Jacobian (`ten_J`), its coefficients summed per dof.
+pub fn tendon_jacobian(m: &Model, ten_j: &mut [f64]) {
+    ten_j.fill(0.0);
+    for t in 0..m.ntendon {
+        let adr = m.ten_J_rowadr[t] as usize;
+        let n = m.ten_J_rownnz[t] as usize;
+        for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
+            let dof = m.jnt_dofadr[m.wrap_objid[w] as usize];
+            if let Some(k) = m.ten_J_colind[adr..adr + n].iter().position(|&c| c == dof) {
+                ten_j[adr + k] += m.wrap_prm[w];
+            }
+        }
+    }
+}
+
+/// `mj_setConst` for tendons and actuators: lengths at qpos0, inverse weights, acc0, and
+/// position actuators' damping from `dampratio` (`biasprm[2] > 0`).
+pub fn set_const(m: &mut Model, d: &crate::Data) {
+    let nv = m.nv;
+    let mut ten_j = vec![0.0; m.nJten];
+    tendon_jacobian(m, &mut ten_j);
+    let mut dense = vec![0.0; nv];
+    for t in 0..m.ntendon {
+        let mut len = 0.0;
+        for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
+            len += m.wrap_prm[w] * m.qpos0[m.jnt_qposadr[m.wrap_objid[w] as usize] as usize];
+        }
+        m.tendon_length0[t] = len;
+        if m.tendon_lengthspring[2 * t] == -1.0 && m.tendon_lengthspring[2 * t + 1] == -1.0 {
+            m.tendon_lengthspring[2 * t] = len;
+            m.tendon_lengthspring[2 * t + 1] = len;
+        }
+        dense.fill(0.0);
+        let adr = m.ten_J_rowadr[t] as usize;
+        for k in adr..adr + m.ten_J_rownnz[t] as usize {
+            dense[m.ten_J_colind[k] as usize] = ten_j[k];
+        }
+        let mut sol = dense.clone();
+        if nv > 0 {
+            super::super::engine::inertia::solve_m(m, d, &mut sol);
+        }
+        m.tendon_invweight0[t] = math::dot(&dense, &sol);
+    }
+    for i in 0..m.nu {
+        let (row, len0) = moment_row(m, &ten_j, i);
+        m.actuator_length0[i] = len0;
+        dense.fill(0.0);
+        for &(c, v) in &row {
+            dense[c] = v;
+        }
+        let mut sol = dense.clone();
+        if nv > 0 {
+            super::super::engine::inertia::solve_m(m, d, &mut sol);
+        }
+        m.actuator_acc0[i] = sol.iter().map(|x| x * x).sum::<f64>().sqrt();
+        // dampratio → damping for position-like actuators (gainprm[0] == -biasprm[1])
+        let g = &m.actuator_gainprm[10 * i..10 * i + 10];
+        let b2 = m.actuator_biasprm[10 * i + 2];
+        if g[0] != -m.actuator_biasprm[10 * i + 1] || b2 <= 0.0 {
+            continue;
+        }
+        // the reflected mass at the actuator, 1/(moment·M⁻¹·momentᵀ), as MuJoCo 3.15.0
+        // computes it (checked against it: not the sum of dof_M0/gear²)
+        let invmass = math::dot(&dense, &sol);
+        if invmass <= math::MINVAL {
+            continue;
+        }
+        let mass = 1.0 / invmass;
+        let kp = g[0];
+        m.actuator_biasprm[10 * i + 2] = -(b2 * 2.0 * (kp * mass).sqrt());
+    }
+}
+
+/// Moment row (dof, value) and transmission length at qpos0 of actuator `i`.
+fn moment_row(m: &Model, ten_j: &[f64], i: usize) -> (Vec<(usize, f64)>, f64) {
+    let gear = m.actuator_gear[6 * i];
+    let id = m.actuator_trnid[2 * i] as usize;
+    if m.actuator_trntype[i] == 0 {
+        let q = m.qpos0[m.jnt_qposadr[id] as usize];
+        (vec![(m.jnt_dofadr[id] as usize, gear)], gear * q)
+    } else {
+        let adr = m.ten_J_rowadr[id] as usize;
+        let n = m.ten_J_rownnz[id] as usize;
+        let row = (adr..adr + n)
+            .map(|k| (m.ten_J_colind[k] as usize, gear * ten_j[k]))
+            .collect();
+        (row, gear * m.tendon_length0[id])
+    }
+}

@@ -1,0 +1,71 @@
+//! Fixed tendons (`mj_tendon` for joint wraps): length `Σ coefᵢ·qposᵢ`, a constant sparse
+//! Jacobian row per tendon, and velocity `ten_J·qvel`; plus their spring (with MuJoCo's
+//! deadband) and damper in the passive stage.
+
+use crate::data::Data;
+use crate::model::Model;
+
+/// Tendon lengths (m or rad) and Jacobian rows, from `qpos`.
+pub fn tendon(m: &Model, d: &mut Data) {
+    if m.ntendon == 0 {
+        return;
+    }
+    crate::compile::actuation::tendon_jacobian(m, &mut d.a.ten_J);
+    for t in 0..m.ntendon {
+        let mut len = 0.0;
+        for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
+            let j = m.wrap_objid[w] as usize;
+            len += m.wrap_prm[w] * d.a.qpos[m.jnt_qposadr[j] as usize];
+        }
+        d.a.ten_length[t] = len;
+    }
+}
+
+/// `ten_J·qvel` for row `t` of a CSR matrix with `ten_J`'s layout.
+pub fn row_dot(m: &Model, vals: &[f64], t: usize, x: &[f64]) -> f64 {
+    let adr = m.ten_J_rowadr[t] as usize;
+    (adr..adr + m.ten_J_rownnz[t] as usize)
+        .map(|k| vals[k] * x[m.ten_J_colind[k] as usize])
+        .sum()
+}
+
+/// Tendon velocities (m/s or rad/s).
+pub fn velocity(m: &Model, d: &mut Data) {
+    for t in 0..m.ntendon {
+        d.a.ten_velocity[t] = row_dot(m, &d.a.ten_J, t, &d.a.qvel);
+    }
+}
+
+/// Adds the tendon springs (to `qfrc_spring`) and dampers (to `qfrc_damper`) through `ten_J`.
+pub fn spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {
+    let a = &mut d.a;
+    for t in 0..m.ntendon {
+        let k = m.tendon_stiffness[t];
+        let b = m.tendon_damping[t];
+        let len = a.ten_length[t];
+        let (lower, upper) = (
+            m.tendon_lengthspring[2 * t],
+            m.tendon_lengthspring[2 * t + 1],
+        );
+        // no force inside the deadband [lower, upper]
+        let fs = if !spring || k == 0.0 {
+            0.0
+        } else if len > upper {
+            k * (upper - len)
+        } else if len < lower {
+            k * (lower - len)
+        } else {
+            0.0
+        };
+        let fd = if damper { -b * a.ten_velocity[t] } else { 0.0 };
+        if fs == 0.0 && fd == 0.0 {
+            continue;
+        }
+        let adr = m.ten_J_rowadr[t] as usize;
+        for p in adr..adr + m.ten_J_rownnz[t] as usize {
+            let c = m.ten_J_colind[p] as usize;
+            a.qfrc_spring[c] += a.ten_J[p] * fs;
+            a.qfrc_damper[c] += a.ten_J[p] * fd;
+        }
+    }
+}

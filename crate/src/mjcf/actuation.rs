@@ -1,0 +1,300 @@
+//! Readers for `<tendon><fixed>` and the actuator elements `<general>`, `<motor>`,
+//! `<position>` and `<velocity>` (with their default classes), as MuJoCo's XML reader maps
+//! them onto `mjsTendon` / `mjsActuator`. Other tendon and actuator kinds, and transmissions
+//! other than joints and tendons, are located "not supported" errors.
+
+use super::xml::Element;
+use crate::error::{ErrorKind, Result};
+use crate::spec::*;
+
+fn unsupported(e: &Element, what: &str) -> crate::Error {
+    let mut err = e.error(format!("{what} is not supported by flexlab yet"));
+    err.kind = ErrorKind::Unsupported;
+    err
+}
+
+fn tristate(e: &Element, name: &str, out: &mut TriState) -> Result<()> {
+    if let Some(v) = e.keyword(
+        name,
+        &[
+            ("false", TriState::False),
+            ("true", TriState::True),
+            ("auto", TriState::Auto),
+        ],
+    )? {
+        *out = v;
+    }
+    Ok(())
+}
+
+const TENDON_ATTRS: [&str; 18] = [
+    "class",
+    "group",
+    "limited",
+    "actuatorfrclimited",
+    "range",
+    "actuatorfrcrange",
+    "solreflimit",
+    "solimplimit",
+    "solreffriction",
+    "solimpfriction",
+    "frictionloss",
+    "springlength",
+    "width",
+    "material",
+    "margin",
+    "stiffness",
+    "damping",
+    "rgba",
+];
+
+/// Reads the attributes of a `<fixed>` tendon (or its default) into `t`.
+pub fn read_tendon(e: &Element, t: &mut TendonSpec, in_default: bool) -> Result<()> {
+    let mut allowed: Vec<&str> = TENDON_ATTRS.to_vec();
+    allowed.extend_from_slice(&["armature", "user"]);
+    if !in_default {
+        allowed.push("name");
+    }
+    e.check_attrs(&allowed)?;
+    e.reject_unsupported(&["actuatorfrclimited", "actuatorfrcrange", "armature"])?;
+    if let Some(n) = e.string("name") {
+        t.name = n;
+    }
+    tristate(e, "limited", &mut t.limited)?;
+    if e.read_f64s("range", 2, &mut t.range)? {
+        t.range_set = true;
+    }
+    e.read_f64s("solreflimit", 1, &mut t.solref_limit)?;
+    e.read_f64s("solimplimit", 1, &mut t.solimp_limit)?;
+    e.read_f64s("solreffriction", 1, &mut t.solref_friction)?;
+    e.read_f64s("solimpfriction", 1, &mut t.solimp_friction)?;
+    e.read_f64("frictionloss", &mut t.frictionloss)?;
+    if let Some(v) = e.numbers("springlength")? {
+        match v.len() {
+            1 => t.springlength = [v[0], v[0]],
+            2 => t.springlength = [v[0], v[1]],
+            _ => return Err(e.attr_error("springlength", "springlength needs 1 or 2 numbers")),
+        }
+    }
+    e.read_f64("margin", &mut t.margin)?;
+    if let Some(v) = e.numbers("stiffness")? {
+        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
+            return Err(unsupported(e, "polynomial tendon stiffness"));
+        }
+        t.stiffness = v.first().copied().unwrap_or(0.0);
+    }
+    if let Some(v) = e.numbers("damping")? {
+        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
+            return Err(unsupported(e, "polynomial tendon damping"));
+        }
+        t.damping = v.first().copied().unwrap_or(0.0);
+    }
+    Ok(())
+}
+
+/// The joint terms of a `<fixed>` tendon.
+pub fn read_tendon_joints(e: &Element, t: &mut TendonSpec) -> Result<()> {
+    for c in &e.children {
+        if c.name != "joint" {
+            return Err(c.error(format!(
+                "Schema violation: unrecognized element '{}'",
+                c.name
+            )));
+        }
+        c.check_attrs(&["joint", "coef"])?;
+        let joint = c
+            .string("joint")
+            .ok_or_else(|| c.error("missing required attribute 'joint'"))?;
+        let mut coef = 1.0;
+        c.read_f64("coef", &mut coef)?;
+        t.joints.push((joint, coef));
+    }
+    if t.joints.is_empty() {
+        return Err(e.error("tendon with no joints"));
+    }
+    Ok(())
+}
+
+const ACT_COMMON: [&str; 18] = [
+    "class",
+    "group",
+    "ctrllimited",
+    "forcelimited",
+    "ctrlrange",
+    "forcerange",
+    "lengthrange",
+    "gear",
+    "cranklength",
+    "joint",
+    "jointinparent",
+    "tendon",
+    "cranksite",
+    "site",
+    "refsite",
+    "body",
+    "user",
+    "actdim",
+];
+
+/// Reads one actuator element (or its default) into `a`, following the shortcut semantics of
+/// `mjs_setToMotor`, `mjs_setToPosition` and `mjs_setToVelocity`.
+pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Result<()> {
+    let mut allowed: Vec<&str> = ACT_COMMON.to_vec();
+    allowed.extend_from_slice(&[
+        "actlimited",
+        "actrange",
+        "actearly",
+        "nsample",
+        "interp",
+        "delay",
+    ]);
+    if !in_default {
+        allowed.push("name");
+    }
+    match e.name.as_str() {
+        "general" => allowed.extend_from_slice(&[
+            "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
+        ]),
+        "motor" => {}
+        "position" => {
+            allowed.extend_from_slice(&["kp", "kv", "dampratio", "timeconst", "inheritrange"])
+        }
+        "velocity" => allowed.push("kv"),
+        other => return Err(unsupported(e, &format!("<{other}> actuators"))),
+    }
+    e.check_attrs(&allowed)?;
+    e.reject_unsupported(&[
+        "jointinparent",
+        "cranksite",
+        "site",
+        "refsite",
+        "body",
+        "actlimited",
+        "actrange",
+        "actdim",
+        "nsample",
+        "interp",
+        "delay",
+        "timeconst",
+        "inheritrange",
+    ])?;
+    if let Some(n) = e.string("name") {
+        a.name = n;
+    }
+    tristate(e, "ctrllimited", &mut a.ctrllimited)?;
+    tristate(e, "forcelimited", &mut a.forcelimited)?;
+    if e.read_f64s("ctrlrange", 2, &mut a.ctrlrange)? {
+        a.ctrlrange_set = true;
+    }
+    if e.read_f64s("forcerange", 2, &mut a.forcerange)? {
+        a.forcerange_set = true;
+    }
+    e.read_f64s("gear", 1, &mut a.gear)?;
+    match (e.string("joint"), e.string("tendon")) {
+        (Some(_), Some(_)) => return Err(e.error("actuator can have only one transmission target")),
+        (Some(j), None) => a.target = Transmission::Joint(j),
+        (None, Some(t)) => a.target = Transmission::Tendon(t),
+        (None, None) => {}
+    }
+    match e.name.as_str() {
+        "general" => {
+            if let Some(t) = e.keyword(
+                "dyntype",
+                &[
+                    ("none", 0),
+                    ("integrator", 1),
+                    ("filter", 2),
+                    ("filterexact", 3),
+                    ("muscle", 4),
+                    ("user", 5),
+                ],
+            )? {
+                a.dyntype = t;
+            }
+            if let Some(t) = e.keyword(
+                "gaintype",
+                &[("fixed", 0), ("affine", 1), ("muscle", 2), ("user", 3)],
+            )? {
+                a.gaintype = t;
+            }
+            if let Some(t) = e.keyword(
+                "biastype",
+                &[("none", 0), ("affine", 1), ("muscle", 2), ("user", 3)],
+            )? {
+                a.biastype = t;
+            }
+            e.read_f64s("dynprm", 1, &mut a.dynprm)?;
+            e.read_f64s("gainprm", 1, &mut a.gainprm)?;
+            e.read_f64s("biasprm", 1, &mut a.biasprm)?;
+            if a.dyntype != 0 {
+                return Err(unsupported(
+                    e,
+                    "actuator dynamics (dyntype other than none)",
+                ));
+            }
+            if a.gaintype > 1 || a.biastype > 1 {
+                return Err(unsupported(e, "muscle and user actuator gains or biases"));
+            }
+        }
+        "motor" => {
+            a.gainprm[0] = 1.0;
+            a.gaintype = 0;
+            a.biastype = 0;
+            a.dyntype = 0;
+        }
+        "position" => {
+            // unset shortcut parameters inherit the class default (MuJoCo reads them over
+            // the current actuator values)
+            let mut kp = a.gainprm[0];
+            e.read_f64("kp", &mut kp)?;
+            let kv = match e.attr("kv") {
+                Some(_) => {
+                    let mut v = 0.0;
+                    e.read_f64("kv", &mut v)?;
+                    Some(v)
+                }
+                None => None,
+            };
+            let dr = match e.attr("dampratio") {
+                Some(_) => {
+                    let mut v = 0.0;
+                    e.read_f64("dampratio", &mut v)?;
+                    Some(v)
+                }
+                None => None,
+            };
+            if kv.is_some() && dr.is_some() {
+                return Err(e.error("kv and dampratio cannot both be defined"));
+            }
+            a.gainprm[0] = kp;
+            a.biasprm[1] = -kp;
+            if let Some(v) = kv {
+                if v < 0.0 {
+                    return Err(e.error("kv cannot be negative"));
+                }
+                a.biasprm[2] = -v;
+            }
+            if let Some(v) = dr {
+                if v < 0.0 {
+                    return Err(e.error("dampratio cannot be negative"));
+                }
+                // positive biasprm[2] is a damping ratio, resolved at compile time
+                a.biasprm[2] = v;
+            }
+            a.gaintype = 0;
+            a.biastype = 1;
+            a.dyntype = 0;
+        }
+        "velocity" => {
+            let mut kv = a.gainprm[0];
+            e.read_f64("kv", &mut kv)?;
+            a.gainprm[0] = kv;
+            a.biasprm[2] = -kv;
+            a.gaintype = 0;
+            a.biastype = 1;
+            a.dyntype = 0;
+        }
+        _ => {}
+    }
+    Ok(())
+}
