@@ -640,6 +640,8 @@ impl Model {
             "nv" => self.nv,
             "nu" => self.nu,
             "na" => self.na,
+            "ntendon" => self.ntendon,
+            "nwrap" => self.nwrap,
             "nbody" => self.nbody,
             "njnt" => self.njnt,
             "ngeom" => self.ngeom,

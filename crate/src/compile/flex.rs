@@ -277,7 +277,10 @@ pub fn compile(
         }
     }
 
-    // bending flaps (triangles): first triangle's order, opposite vertices
+    // bending flaps (triangles): the sorted edge, then the opposite vertices of its first and
+    // second triangle. MuJoCo 3.15.0 orders (v0, v1) as the sorted edge, which is also how the
+    // runtime reads the stencil (older releases used the first triangle's order: see the
+    // compiler notes); checked on MuJoCo's disc example, pancake.xml
     let mut flaps: Vec<[i32; 4]> = Vec::new();
     if dim == 2 {
         let mut seen: std::collections::HashMap<(i32, i32), usize> =
@@ -292,7 +295,7 @@ pub fn compile(
                 match seen.get(&key) {
                     None => {
                         seen.insert(key, flaps.len());
-                        flaps.push([a, b, opp, -1]);
+                        flaps.push([key.0, key.1, opp, -1]);
                     }
                     Some(&i) => flaps[i][3] = opp,
                 }

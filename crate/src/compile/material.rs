@@ -150,7 +150,7 @@ fn cot(x: &[f64], v0: i32, v1: i32, v2: i32) -> f64 {
     dot3(&a, &b) / dot3(&n, &n).sqrt()
 }
 
-/// Discrete-shell bending coefficients of one edge flap (v0, v1 in the first triangle's order,
+/// Discrete-shell bending coefficients of one edge flap (v0 < v1 the sorted edge,
 /// then the two opposite vertices): 16 stencil products and the rest-curvature term.
 pub fn bending(out: &mut [f64], x: &[f64], v: &[i32; 4], mu: f64, thickness: f64) {
     if v[3] == -1 {

@@ -1,0 +1,153 @@
+//! The compiler against MuJoCo 3.15.0: for every model of `../shared/oracle/models`, MuJoCo's
+//! own flex examples (`../shared/oracle/mujoco-examples`) and `crate/tests/models`, flexlab
+//! must accept what MuJoCo accepts with the same sizes and arrays (1e-9 relative), and reject
+//! what MuJoCo rejects with the same message. The dumps in `crate/tests/compile/` are written
+//! by `scripts/oracle/compile-dumps.py` from MuJoCo 3.15.0.
+
+mod common;
+
+use flexlab::{ErrorKind, Model};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Models MuJoCo loads that need a feature flexlab lacks: they must fail with a located
+/// "not supported" error (never a wrong model); remove an entry when the feature lands.
+const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
+    ("examples__basket", "<replicate>"),
+    ("examples__cloth_sdf", "<extension>"),
+];
+
+fn model_path(set: &str, model: &str) -> PathBuf {
+    match set {
+        "oracle" => common::shared().join("oracle/models"),
+        "examples" => common::shared().join("oracle/mujoco-examples"),
+        _ => common::repo().join("crate/tests/models"),
+    }
+    .join(format!("{model}.xml"))
+}
+
+/// Largest difference of one field, scaled: |a−b| ≤ 1e-9·max(|b|, 1e-6·max|ref|) passes.
+fn compare_field(m: &Model, name: &str, want: &[Value]) -> Result<(), String> {
+    let Some(got) = m.field(name) else {
+        return Err(format!("{name}: no such field in flexlab's model"));
+    };
+    if got.len() != want.len() {
+        return Err(format!(
+            "{name}: length {} (MuJoCo {})",
+            got.len(),
+            want.len()
+        ));
+    }
+    let want: Vec<f64> = want.iter().map(|v| v.as_f64().unwrap()).collect();
+    let scale = want.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+    let mut worst: Option<(usize, f64)> = None;
+    for (i, &w) in want.iter().enumerate() {
+        let g = got.get(i);
+        let tol = 1e-9 * w.abs().max(1e-6 * scale).max(1e-300);
+        let err = (g - w).abs();
+        if err > tol && worst.is_none_or(|(_, e)| err / tol > e) {
+            worst = Some((i, err / tol));
+        }
+    }
+    match worst {
+        None => Ok(()),
+        Some((i, _)) => Err(format!("{name}[{i}]: {} (MuJoCo {})", got.get(i), want[i])),
+    }
+}
+
+fn check_dump(key: &str, dump: &Value) -> Vec<String> {
+    let set = dump["set"].as_str().unwrap();
+    let model = dump["model"].as_str().unwrap();
+    let path = model_path(set, model);
+    let ours = flexlab::load_file(&path);
+    let mut problems = Vec::new();
+    if let Some((_, feature)) = KNOWN_UNSUPPORTED.iter().find(|(k, _)| *k == key) {
+        match &ours {
+            Err(e) if e.kind == ErrorKind::Unsupported && e.to_string().contains(feature) => {}
+            Err(e) => problems.push(format!("expected 'not supported: {feature}', got: {e}")),
+            Ok(_) => problems.push(format!(
+                "compiles now: remove it from KNOWN_UNSUPPORTED ({feature})"
+            )),
+        }
+        return problems;
+    }
+    if !dump["ok"].as_bool().unwrap() {
+        let want = dump["error"].as_str().unwrap();
+        match &ours {
+            Ok(_) => problems.push(format!("accepted; MuJoCo rejects it: {want}")),
+            Err(e) => {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("");
+                if first != want {
+                    problems.push(format!("message '{first}', MuJoCo '{want}'"));
+                }
+            }
+        }
+        return problems;
+    }
+    let m = match ours {
+        Ok(m) => m,
+        Err(e) => return vec![format!("rejected: {e}")],
+    };
+    for (name, v) in dump["sizes"].as_object().unwrap() {
+        let want = v.as_u64().unwrap() as usize;
+        match m.size(name) {
+            Some(got) if got == want => {}
+            got => problems.push(format!("{name} = {got:?}, MuJoCo {want}")),
+        }
+    }
+    if !problems.is_empty() {
+        return problems; // arrays of mismatched sizes only repeat the size error
+    }
+    for (name, v) in dump["fields"].as_object().unwrap() {
+        if let Err(p) = compare_field(&m, name, v.as_array().unwrap()) {
+            problems.push(p);
+        }
+    }
+    problems
+}
+
+#[test]
+fn compiled_models_match_mujoco() {
+    let dir = common::repo().join("crate/tests/compile");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("crate/tests/compile: run scripts/oracle/compile-dumps.py")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    entries.sort();
+    assert!(
+        entries.len() >= 60,
+        "expected every dump, found {}",
+        entries.len()
+    );
+    let mut failures = Vec::new();
+    for p in &entries {
+        let key = p.file_stem().unwrap().to_str().unwrap().to_string();
+        let dump: Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        let problems = check_dump(&key, &dump);
+        if !problems.is_empty() {
+            failures.push(format!("{key}:\n    {}", problems.join("\n    ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} models differ from MuJoCo 3.15.0:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_test_model_has_a_dump() {
+    let dir = common::repo().join("crate/tests/models");
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "xml") {
+            let stem = p.file_stem().unwrap().to_str().unwrap();
+            let dump = common::repo().join(format!("crate/tests/compile/ours__{stem}.json"));
+            assert!(dump.exists(), "{stem}: run scripts/oracle/compile-dumps.py");
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes MuJoCo 3.15.0's compiled model, for every model flexlab's compiler tests read, as
+crate/tests/compile/<set>__<name>.json (never edit those by hand; rerun this script).
+
+Sets: "oracle" = ../shared/oracle/models, "examples" = ../shared/oracle/mujoco-examples
+(MuJoCo's own model/flex examples), "ours" = crate/tests/models. A dump holds the sizes and
+the arrays in FIELDS that the model has, or MuJoCo's error (first line) if it rejects it.
+
+  .venv/bin/python scripts/oracle/compile-dumps.py [--oracle ../shared/oracle]
+"""
+import argparse
+import glob
+import json
+import os
+
+import mujoco
+
+SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap",
+         "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
+         "nflexshelldata", "neq", "nkey"]
+
+# Structure and every flex array the compiler and mj_setConst make.
+FIELDS = """
+body_parentid body_rootid body_weldid body_mocapid body_jntnum body_jntadr body_dofnum
+body_dofadr body_geomnum body_geomadr body_simple body_pos body_quat body_ipos body_iquat
+body_mass body_subtreemass body_inertia
+jnt_type jnt_qposadr jnt_dofadr jnt_bodyid jnt_limited jnt_pos jnt_axis jnt_range jnt_stiffness
+dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0
+geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
+geom_friction
+flex_dim flex_interp flex_cellnum flex_nodeadr flex_nodenum flex_vertadr flex_vertnum
+flex_edgeadr flex_edgenum flex_elemadr flex_elemnum flex_elemdataadr flex_elemedgeadr
+flex_shellnum flex_shelldataadr flex_nodebodyid flex_vertbodyid flex_edge flex_elem
+flex_elemedge flex_elemlayer flex_shell flex_vert0 flex_node flex_node0 flexedge_length0
+flexedge_invweight0 flex_radius flex_stiffnessadr flex_stiffness flex_bendingadr flex_bending
+flex_damping flex_edgestiffness flex_edgedamping flex_edgeequality flex_rigid flexedge_rigid
+flex_centered flex_contype flex_conaffinity flex_condim flex_selfcollide flex_activelayers
+flex_passive flex_friction flex_margin flex_gap flex_solref flex_solimp flex_edgeflap
+eq_type eq_solref eq_solimp
+tendon_adr tendon_num tendon_stiffness tendon_damping tendon_lengthspring tendon_length0
+tendon_invweight0
+actuator_trntype actuator_trnid actuator_gear actuator_gaintype actuator_biastype
+actuator_gainprm actuator_biasprm actuator_ctrllimited actuator_forcelimited
+actuator_ctrlrange actuator_forcerange actuator_length0 actuator_acc0
+key_qpos key_ctrl
+""".split()
+
+
+def dump(path):
+    try:
+        m = mujoco.MjModel.from_xml_path(path)
+    except Exception as e:  # MuJoCo's compile error: its first line is the message
+        return {"ok": False, "error": str(e).splitlines()[0]}
+    out = {"ok": True, "sizes": {s: int(getattr(m, s)) for s in SIZES}, "fields": {}}
+    for f in FIELDS:
+        if not hasattr(m, f):
+            continue
+        a = getattr(m, f).ravel()
+        out["fields"][f] = [int(x) for x in a] if a.dtype.kind in "iub" else [float(x) for x in a]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle", default="../shared/oracle")
+    args = ap.parse_args()
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    sets = {
+        "oracle": os.path.join(args.oracle, "models"),
+        "examples": os.path.join(args.oracle, "mujoco-examples"),
+        "ours": os.path.join(root, "crate", "tests", "models"),
+    }
+    outdir = os.path.join(root, "crate", "tests", "compile")
+    os.makedirs(outdir, exist_ok=True)
+    assert mujoco.__version__ == "3.15.0", mujoco.__version__
+    for name, d in sets.items():
+        for path in sorted(glob.glob(os.path.join(d, "*.xml"))):
+            stem = os.path.splitext(os.path.basename(path))[0]
+            res = dump(path)
+            res = {"engine": "mujoco " + mujoco.__version__, "set": name, "model": stem, **res}
+            with open(os.path.join(outdir, f"{name}__{stem}.json"), "w") as f:
+                json.dump(res, f, separators=(",", ":"))
+            print(f"{name}/{stem}: {'ok' if res['ok'] else 'rejected: ' + res['error']}")
+
+
+if __name__ == "__main__":
+    main()
