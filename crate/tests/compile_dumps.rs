@@ -1,5 +1,6 @@
 //! The compiler against MuJoCo 3.15.0: for every model of `../shared/oracle/models`, MuJoCo's
-//! own flex examples (`../shared/oracle/mujoco-examples`) and `crate/tests/models`, flexlab
+//! own flex examples (`../shared/oracle/mujoco-examples`), `crate/tests/models` and the
+//! compile-time checks of claims-3.15.0.md (`crate/tests/rejections`, one model each), flexlab
 //! must accept what MuJoCo accepts with the same sizes and arrays (1e-9 relative), and reject
 //! what MuJoCo rejects with the same message. The dumps in `crate/tests/compile/` are written
 //! by `scripts/oracle/compile-dumps.py` from MuJoCo 3.15.0.
@@ -21,6 +22,7 @@ fn model_path(set: &str, model: &str) -> PathBuf {
     match set {
         "oracle" => common::shared().join("oracle/models"),
         "examples" => common::shared().join("oracle/mujoco-examples"),
+        "rejections" => common::repo().join("crate/tests/rejections"),
         _ => common::repo().join("crate/tests/models"),
     }
     .join(format!("{model}.xml"))
@@ -55,11 +57,25 @@ fn compare_field(m: &Model, name: &str, want: &[Value]) -> Result<(), String> {
     }
 }
 
+/// Loads a model; a header comment `spec: elastic3d FLEX=V` sets that spec-only value first,
+/// as the dump script does with MuJoCo's spec.
+fn load(path: &std::path::Path) -> flexlab::Result<Model> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut spec = flexlab::mjcf::parse_file(path)?;
+    for line in text.lines() {
+        if let Some(rest) = line.trim().strip_prefix("spec: elastic3d ") {
+            let (flex, v) = rest.trim_end_matches("-->").trim().split_once('=').unwrap();
+            spec.set_elastic3d(flex, v.parse().unwrap())?;
+        }
+    }
+    flexlab::compile::compile(&spec)
+}
+
 fn check_dump(key: &str, dump: &Value) -> Vec<String> {
     let set = dump["set"].as_str().unwrap();
     let model = dump["model"].as_str().unwrap();
     let path = model_path(set, model);
-    let ours = flexlab::load_file(&path);
+    let ours = load(&path);
     let mut problems = Vec::new();
     if let Some((_, feature)) = KNOWN_UNSUPPORTED.iter().find(|(k, _)| *k == key) {
         match &ours {
@@ -141,13 +157,20 @@ fn compiled_models_match_mujoco() {
 
 #[test]
 fn every_test_model_has_a_dump() {
-    let dir = common::repo().join("crate/tests/models");
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "xml") {
-            let stem = p.file_stem().unwrap().to_str().unwrap();
-            let dump = common::repo().join(format!("crate/tests/compile/ours__{stem}.json"));
-            assert!(dump.exists(), "{stem}: run scripts/oracle/compile-dumps.py");
+    for (set, dir) in [
+        ("ours", "crate/tests/models"),
+        ("rejections", "crate/tests/rejections"),
+    ] {
+        for e in std::fs::read_dir(common::repo().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "xml") {
+                let stem = p.file_stem().unwrap().to_str().unwrap();
+                let dump = common::repo().join(format!("crate/tests/compile/{set}__{stem}.json"));
+                assert!(
+                    dump.exists(),
+                    "{dir}/{stem}: run scripts/oracle/compile-dumps.py"
+                );
+            }
         }
     }
 }

@@ -3,8 +3,11 @@
 crate/tests/compile/<set>__<name>.json (never edit those by hand; rerun this script).
 
 Sets: "oracle" = ../shared/oracle/models, "examples" = ../shared/oracle/mujoco-examples
-(MuJoCo's own model/flex examples), "ours" = crate/tests/models. A dump holds the sizes and
-the arrays in FIELDS that the model has, or MuJoCo's error (first line) if it rejects it.
+(MuJoCo's own model/flex examples), "ours" = crate/tests/models, "rejections" =
+crate/tests/rejections (one small model per compile-time check of claims-3.15.0.md). A dump
+holds the sizes and the arrays in FIELDS that the model has, or MuJoCo's error (first line) if
+it rejects it. A model whose header comment says `spec: elastic3d FLEX=V` is compiled through
+the spec with that spec-only setting, as trace.py does.
 
   .venv/bin/python scripts/oracle/compile-dumps.py [--oracle ../shared/oracle]
 """
@@ -12,6 +15,7 @@ import argparse
 import glob
 import json
 import os
+import re
 
 import mujoco
 
@@ -46,9 +50,19 @@ key_qpos key_ctrl
 """.split()
 
 
+def compile_model(path):
+    settings = re.findall(r"spec: elastic3d (\S+)=(-?\d+)", open(path).read())
+    if not settings:
+        return mujoco.MjModel.from_xml_path(path)
+    spec = mujoco.MjSpec.from_file(path)
+    for name, value in settings:
+        next(f for f in spec.flexes if f.name == name).elastic3d = int(value)
+    return spec.compile()
+
+
 def dump(path):
     try:
-        m = mujoco.MjModel.from_xml_path(path)
+        m = compile_model(path)
     except Exception as e:  # MuJoCo's compile error: its first line is the message
         return {"ok": False, "error": str(e).splitlines()[0]}
     out = {"ok": True, "sizes": {s: int(getattr(m, s)) for s in SIZES}, "fields": {}}
@@ -69,6 +83,7 @@ def main():
         "oracle": os.path.join(args.oracle, "models"),
         "examples": os.path.join(args.oracle, "mujoco-examples"),
         "ours": os.path.join(root, "crate", "tests", "models"),
+        "rejections": os.path.join(root, "crate", "tests", "rejections"),
     }
     outdir = os.path.join(root, "crate", "tests", "compile")
     os.makedirs(outdir, exist_ok=True)

@@ -1095,8 +1095,23 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+        // MuJoCo's compiler errors (not schema errors): pure bending may sit beside edge
+        // constraints, stretching young and edge springs may not
+        let compile_error = |msg: &str| {
+            crate::Error::compile(msg)
+                .at_element("flexcomp")
+                .at_object(e.attr("name").unwrap_or(""))
+                .at_line(e.line)
+        };
         if fc.flex.elastic2d != 1 && fc.equality != 0 && fc.flex.young > 0.0 {
-            return Err(e.error("flex constraints and elasticity (young) cannot both be present"));
+            return Err(compile_error(
+                "flex constraints and elasticity (young) cannot both be present",
+            ));
+        }
+        if fc.equality != 0 && fc.flex.edgestiffness > 0.0 {
+            return Err(compile_error(
+                "flex constraints and edge stiffness cannot both be present",
+            ));
         }
         let eq_default = self.classes[0].equality.clone();
         let compiler = self.spec.compiler.clone();
