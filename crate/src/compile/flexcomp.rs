@@ -545,6 +545,9 @@ impl FlexcompSpec {
 }
 
 /// Expands a flexcomp into `spec` under `body` (MuJoCo's `mjCFlexcomp::Make`).
+/// Largest grid a flexcomp may ask for (product of `count`, or of the cell counts).
+pub const MAX_FLEXCOMP_POINTS: i64 = 250_000;
+
 pub fn make(
     spec: &mut Spec,
     body: usize,
@@ -567,6 +570,16 @@ pub fn make(
         if fc.count[k] < 1 || (fc.dof == DofType::Radial && fc.count[k] < 2 && dim == 3) {
             return Err(err("Count too small"));
         }
+    }
+    // MuJoCo has no bound; flexlab has one so that a hostile count cannot exhaust memory or
+    // freeze the page while compiling
+    let points: i64 = fc.count.iter().map(|&c| c.max(1) as i64).product();
+    let cells: i64 = fc.cellcount.iter().map(|&c| c.max(1) as i64).product();
+    if points > MAX_FLEXCOMP_POINTS || cells > MAX_FLEXCOMP_POINTS {
+        return Err(Error::unsupported(format!(
+            "flexcomp with {} points exceeds flexlab's limit of {MAX_FLEXCOMP_POINTS}",
+            points.max(cells)
+        )));
     }
     let minspace = 2.0 * fc.flex.radius + fc.flex.margin;
     if !direct && fc.spacing.iter().any(|&s| s < minspace) {
