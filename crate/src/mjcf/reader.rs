@@ -25,6 +25,10 @@ pub struct Reader<'a> {
     src: &'a dyn FileSource,
     spec: Spec,
     classes: Vec<DefaultClass>,
+    /// Inside `<replicate>`: the suffix every name gets (innermost copy index first, as
+    /// MuJoCo names them) and the translation of the next body read directly under it.
+    replicate_suffix: String,
+    replicate_offset: Option<[f64; 3]>,
 }
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
@@ -51,6 +55,8 @@ impl<'a> Reader<'a> {
             src,
             spec: Spec::default(),
             classes: vec![main],
+            replicate_suffix: String::new(),
+            replicate_offset: None,
         }
     }
 
@@ -805,6 +811,7 @@ impl<'a> Reader<'a> {
                     let mut j = self.classes[cl].joint.clone();
                     read_joint(c, &mut j, false)?;
                     j.line = c.line;
+                    self.suffix_name(&mut j.name);
                     self.spec.add_joint(body, j);
                 }
                 "freejoint" => {
@@ -818,6 +825,7 @@ impl<'a> Reader<'a> {
                         ..Default::default()
                     };
                     j.name = c.string("name").unwrap_or_default();
+                    self.suffix_name(&mut j.name);
                     c.read_int("group", &mut j.group)?;
                     if c.keyword("align", &[("false", 0), ("true", 1), ("auto", 2)])?
                         .is_some_and(|v| v == 1)
@@ -831,6 +839,7 @@ impl<'a> Reader<'a> {
                     let mut g = self.classes[cl].geom.clone();
                     read_geom(c, &mut g, false)?;
                     g.line = c.line;
+                    self.suffix_name(&mut g.name);
                     self.spec.add_geom(body, g);
                 }
                 "site" => {
@@ -838,6 +847,7 @@ impl<'a> Reader<'a> {
                     let mut s = self.classes[cl].site.clone();
                     read_site(c, &mut s, false)?;
                     s.line = c.line;
+                    self.suffix_name(&mut s.name);
                     self.spec.add_site(body, s);
                 }
                 "camera" => {
@@ -864,7 +874,8 @@ impl<'a> Reader<'a> {
                     self.spec.lights.push(v);
                 }
                 "flexcomp" => self.flexcomp(c, body)?,
-                "frame" | "replicate" | "composite" | "attach" | "plugin" => {
+                "replicate" => self.replicate(c, body, class, [0.0; 3])?,
+                "frame" | "composite" | "attach" | "plugin" => {
                     return Err(unsupported(c, &format!("<{}>", c.name)))
                 }
                 other => {
@@ -873,6 +884,62 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `<replicate count offset sep>`: `count` copies of its bodies, copy i moved by
+    /// i·offset, names suffixed with `sep` and the copy index (MuJoCo's order: copies of an
+    /// outer replicate are outermost in the body list; the innermost index comes first in the
+    /// name). Rotating replicates (`euler`) and non-body children are not supported yet.
+    fn replicate(&mut self, e: &Element, body: usize, class: usize, base: [f64; 3]) -> Result<()> {
+        e.check_attrs(&["count", "offset", "euler", "sep"])?;
+        let mut count = 0;
+        e.read_int("count", &mut count)?;
+        if count < 1 {
+            return Err(e.attr_error("count", "replicate count must be positive"));
+        }
+        if count > 10_000 {
+            return Err(unsupported(e, "replicate count above 10000"));
+        }
+        let mut offset = [0.0; 3];
+        e.read_f64s("offset", 3, &mut offset)?;
+        let mut euler = [0.0; 3];
+        e.read_f64s("euler", 3, &mut euler)?;
+        if euler.iter().any(|&a| a != 0.0) {
+            return Err(unsupported(e, "rotating <replicate> (euler)"));
+        }
+        let sep = e.string("sep").unwrap_or_default();
+        let width = (count - 1).max(1).to_string().len();
+        let outer = self.replicate_suffix.clone();
+        for i in 0..count {
+            self.replicate_suffix = format!("{sep}{i:0width$}{outer}");
+            let pos = [
+                base[0] + i as f64 * offset[0],
+                base[1] + i as f64 * offset[1],
+                base[2] + i as f64 * offset[2],
+            ];
+            for c in &e.children {
+                match c.name.as_str() {
+                    "body" => {
+                        self.replicate_offset = Some(pos);
+                        self.body(c, body, class)?;
+                    }
+                    "replicate" => self.replicate(c, body, class, pos)?,
+                    other => {
+                        self.replicate_suffix = outer;
+                        return Err(unsupported(c, &format!("<{other}> inside <replicate>")));
+                    }
+                }
+            }
+        }
+        self.replicate_suffix = outer;
+        Ok(())
+    }
+
+    /// Names inside a replicated subtree carry the copy's suffix.
+    fn suffix_name(&self, name: &mut String) {
+        if !name.is_empty() {
+            name.push_str(&self.replicate_suffix);
+        }
     }
 
     fn body(&mut self, e: &Element, parent: usize, class: usize) -> Result<()> {
@@ -892,7 +959,11 @@ impl<'a> Reader<'a> {
             "user",
         ])?;
         e.reject_unsupported(&["gravcomp"])?;
-        let name = e.string("name").unwrap_or_default();
+        let offset = self.replicate_offset.take();
+        let mut name = e.string("name").unwrap_or_default();
+        if !name.is_empty() {
+            name.push_str(&self.replicate_suffix);
+        }
         if !name.is_empty() && self.spec.find_body(&name).is_some() {
             return Err(e.attr_error("name", format!("repeated name '{name}' in body")));
         }
@@ -912,6 +983,11 @@ impl<'a> Reader<'a> {
             b.childclass = childclass;
             b.line = e.line;
             e.read_f64s("pos", 3, &mut b.pos)?;
+            if let Some(d) = offset {
+                for k in 0..3 {
+                    b.pos[k] += d[k];
+                }
+            }
             if let Some(o) = read_orientation(e)? {
                 b.orient = o;
             }
