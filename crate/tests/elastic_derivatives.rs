@@ -161,3 +161,67 @@ fn metric_stiffness_is_positive_semidefinite_when_compressed() {
         assert!(k[j] >= -1e-9, "negative diagonal {} at dof {j}", k[j]);
     }
 }
+
+const TRILINEAR: &str = r#"<mujoco><option integrator="discrete"><flag gravity="disable"/></option><worldbody>
+ <flexcomp name="body" type="grid" dim="3" count="4 4 4" spacing=".05 .05 .05" radius=".002" mass="1"
+           dof="trilinear">
+  <elasticity young="5e4" poisson="0.3"/>
+  <contact contype="0" conaffinity="0" selfcollide="none"/></flexcomp></worldbody></mujoco>"#;
+
+const QUADRATIC: &str = r#"<mujoco><option integrator="discrete"><flag gravity="disable"/></option><worldbody>
+ <flexcomp name="body" type="grid" dim="3" count="4 4 4" spacing=".05 .05 .05" radius=".002" mass="1"
+           dof="quadratic">
+  <elasticity young="5e4" poisson="0.3"/>
+  <contact contype="0" conaffinity="0" selfcollide="none"/></flexcomp></worldbody></mujoco>"#;
+
+/// Node displacements for interpolated flexes (their dofs move nodes, not vertices).
+fn shake_nodes(m: &Model, d: &mut Data, shake: f64) {
+    for i in 0..m.nq {
+        d.qpos[i] = shake * ((1.3 * i as f64 + 0.7).sin());
+    }
+}
+
+/// Interpolated elasticity is corotated linear: its stiffness leaves out the rotation's
+/// derivative, so it equals −∂F/∂q up to the (small) rotation of a small deformation.
+fn check_interp_stiffness(xml: &str) {
+    let m = load(xml, false);
+    assert!(m.flex_interp[0] != 0);
+    let mut d = Data::new(&m);
+    shake_nodes(&m, &mut d, 1e-4);
+    forward(&m, &mut d);
+    let eps = 1e-7;
+    let (mut worst, mut scale) = (0.0f64, 0.0f64);
+    for j in 0..m.nv {
+        let k = stiffness_column(&m, &mut d, j);
+        let q0 = d.qpos[j];
+        d.qpos[j] = q0 + eps;
+        forward(&m, &mut d);
+        let fp = d.qfrc_spring.clone();
+        d.qpos[j] = q0 - eps;
+        forward(&m, &mut d);
+        let fm = d.qfrc_spring.clone();
+        d.qpos[j] = q0;
+        forward(&m, &mut d);
+        for i in 0..m.nv {
+            let fd = -(fp[i] - fm[i]) / (2.0 * eps);
+            worst = worst.max((fd - k[i]).abs());
+            scale = scale.max(fd.abs());
+        }
+    }
+    assert!(scale > 0.0);
+    assert!(
+        worst / scale < 1e-3,
+        "stiffness differs from −∂F/∂q by {:.2e} (relative)",
+        worst / scale
+    );
+}
+
+#[test]
+fn trilinear_stiffness_is_force_derivative_near_rest() {
+    check_interp_stiffness(TRILINEAR);
+}
+
+#[test]
+fn quadratic_stiffness_is_force_derivative_near_rest() {
+    check_interp_stiffness(QUADRATIC);
+}
