@@ -119,7 +119,8 @@ impl Scene {
         }
     }
 
-    /// Sizes, options and names as JSON.
+    /// Sizes, options and names as JSON: `{sizes, options, name, body, flex, geom, joint,
+    /// actuator, tendon, stat}` (unnamed objects are empty strings, as in `mjModel.names`).
     pub fn info(&self) -> String {
         let m = &self.model;
         let mut s = String::from("{\"sizes\":{");
@@ -127,6 +128,9 @@ impl Scene {
         for k in [
             "nq",
             "nv",
+            "nu",
+            "na",
+            "ntendon",
             "nbody",
             "njnt",
             "ngeom",
@@ -174,6 +178,8 @@ impl Scene {
         names(&mut s, "flex", &m.names_flex);
         names(&mut s, "geom", &m.names_geom);
         names(&mut s, "joint", &m.names_jnt);
+        names(&mut s, "actuator", &m.names_actuator);
+        names(&mut s, "tendon", &m.names_tendon);
         s.push_str(",\"stat\":{\"center\":[");
         for k in 0..3 {
             if k > 0 {

@@ -29,6 +29,9 @@ export interface ModelInfo {
   flex: string[];
   geom: string[];
   joint: string[];
+  /** `names_actuator` and `names_tendon` ('' for unnamed ones). */
+  actuator: string[];
+  tendon: string[];
   stat: { center: [number, number, number]; extent: number };
 }
 
