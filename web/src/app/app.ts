@@ -10,6 +10,7 @@ import type { LessonInfo, SceneInfo } from '../lesson/types';
 import { LessonView } from '../lesson/view';
 import type { ParamValue } from '../sim/protocol';
 import { Bench } from '../ui/bench';
+import { ControlPanel } from '../ui/controls';
 import { button, el } from '../ui/dom';
 import { pick, setLang, t } from '../ui/i18n';
 import { Inspector } from '../ui/inspector';
@@ -36,6 +37,7 @@ export class App {
   readonly inspector: Inspector;
   readonly plots: Plots;
   readonly params: ParamPanel;
+  readonly controls: ControlPanel;
   readonly sandbox: Sandbox;
   private lessons: LessonClient | null = null;
   private lesson: { id: string; info: LessonInfo; bundle: LessonBundle; view: LessonView } | null = null;
@@ -70,12 +72,14 @@ export class App {
 
     this.bench = new Bench(benchPane);
     this.params = new ParamPanel(this.bench.panels, (values, changed) => void this.changeParams(values, changed));
+    this.controls = new ControlPanel(this.bench.panels, this.bench.sim);
     this.inspector = new Inspector(this.bench.panels, this.bench.sim);
     this.plots = new Plots(this.bench.panels);
     this.sandbox = new Sandbox(this.bench.panels, (xml) => void this.loadSandbox(xml));
 
     copy.addEventListener('click', () => void this.copyLink());
     this.bench.onLoaded((s) => {
+      this.controls.setScene(s);
       this.inspector.setScene(s.fields, s.info.sizes, s.topology);
       this.plots.clear();
       if (this.lesson && !this.fieldsLinked) {
@@ -86,7 +90,10 @@ export class App {
         });
       }
     });
-    this.bench.onFrame((_d, s) => this.plots.push(s.time, s.probe, s.ncon));
+    this.bench.onFrame((d, s) => {
+      this.controls.sync(d, s);
+      this.plots.push(s.time, s.probe, s.ncon);
+    });
     this.bench.onReset(() => this.plots.clear());
     this.bench.onOptions(() => this.syncUrl());
     this.bench.viewer.onCameraChange(() => this.syncUrl(400));

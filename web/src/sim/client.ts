@@ -134,6 +134,14 @@ export class SimClient {
   drag(d: DragSpec | null): void {
     this.send({ type: 'drag', drag: d });
   }
+  /** Writes `mjData.ctrl[index]` in the worker's data. */
+  ctrl(index: number, value: number): void {
+    this.send({ type: 'ctrl', index, value });
+  }
+  /** Zeroes every control. */
+  clearCtrl(): void {
+    this.send({ type: 'ctrl-clear' });
+  }
   /** Which edge the plots follow (−1 for none). */
   probeEdge(edge: number): void {
     this.send({ type: 'probe', edge });

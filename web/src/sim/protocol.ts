@@ -5,7 +5,23 @@
  */
 import type { EngineWarning, ModelFiles, ModelInfo } from '../engine/flexlab';
 
-/** Static description of what to draw, sent once per compiled scene. */
+/** One actuator as the Controls panel shows it (MuJoCo's `actuator_*` model arrays). */
+export interface ActuatorInfo {
+  /** `names_actuator[i]`, empty when unnamed. */
+  name: string;
+  /** `actuator_ctrlrange[i]` (meaningful when `ctrllimited`). */
+  ctrlrange: [number, number];
+  ctrllimited: boolean;
+  /** `actuator_trntype[i]` (mjtTrn: 0 joint, 1 joint in parent, 3 tendon, …) and `actuator_trnid[i][0]`. */
+  trntype: number;
+  trnid: number;
+  /** Name of the joint or tendon it drives ('' when unnamed or another transmission). */
+  target: string;
+  /** `ctrl[i]` after load and after Reset: keyframe 0's control, else 0. */
+  ctrl0: number;
+}
+
+/** Static description of what to draw and drive, sent once per compiled scene. */
 export interface Topology {
   flexes: Array<{
     name: string;
@@ -48,6 +64,9 @@ export interface Topology {
   forceVerts: number[];
   /** True when contacts use pyramidal cones (normal force = sum of the pyramid rows). */
   pyramidal: boolean;
+  /** Number of actuators (`nu`): the frame carries `ctrl` (nu floats). */
+  nu: number;
+  actuators: ActuatorInfo[];
 }
 
 /** Most contacts a frame carries for drawing (the inspector reads them all). */
@@ -67,10 +86,12 @@ export interface FrameLayout {
   drag: number;
   /** Number of contacts drawn, then `CONTACT_FLOATS` per contact. */
   con: number;
+  /** `mjData.ctrl` as the worker holds it (nu floats), so the Controls panel shows the truth. */
+  ctrl: number;
   total: number;
 }
 
-export function frameLayout(t: Pick<Topology, 'nflexvert' | 'ngeom' | 'nflexnode' | 'forceVerts'>): FrameLayout {
+export function frameLayout(t: Pick<Topology, 'nflexvert' | 'ngeom' | 'nflexnode' | 'forceVerts' | 'nu'>): FrameLayout {
   const vert = 0;
   const gpos = vert + 3 * t.nflexvert;
   const gmat = gpos + 3 * t.ngeom;
@@ -78,8 +99,9 @@ export function frameLayout(t: Pick<Topology, 'nflexvert' | 'ngeom' | 'nflexnode
   const vforce = node + 3 * t.nflexnode;
   const drag = vforce + 3 * t.forceVerts.length;
   const con = drag + 7;
-  const total = con + 1 + CONTACT_FLOATS * MAX_DRAW_CONTACTS;
-  return { vert, gpos, gmat, node, vforce, drag, con, total };
+  const ctrl = con + 1 + CONTACT_FLOATS * MAX_DRAW_CONTACTS;
+  const total = ctrl + t.nu;
+  return { vert, gpos, gmat, node, vforce, drag, con, ctrl, total };
 }
 
 /** A scene parameter value as the URL and the Lesson API carry it. */
@@ -106,6 +128,10 @@ export type ToWorker =
   | { type: 'drag'; drag: DragSpec | null }
   | { type: 'field'; name: string; id: number }
   | { type: 'probe'; edge: number }
+  /** Writes `mjData.ctrl[index]` (a finite value; the engine clamps to ctrlrange when limited). */
+  | { type: 'ctrl'; index: number; value: number }
+  /** Zeroes every control (MuJoCo simulate's Clear). */
+  | { type: 'ctrl-clear' }
   /** Test hook: behave as if the wasm instance had trapped. */
   | { type: 'selftest-crash' };
 

@@ -5,7 +5,7 @@
  * that goes bad pauses the scene and says so; a wasm trap is reported so the page can restart us.
  */
 import { CONTACT_STRIDE, contactNormalForce, engineVersion, FlexScene, loadEngine } from '../engine/flexlab';
-import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
+import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, type ActuatorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -46,6 +46,8 @@ let ticking = false;
 let dirty = true;
 let diverged: string | null = null;
 let handled = 0;
+/** A control changed while paused: recompute derived quantities (MuJoCo simulate's paused mj_forward). */
+let ctrlForward = false;
 const probe: Probe = { potential: 0, kinetic: 0, elastic: 0, edgeMin: 0, edgeMean: 0, edgeMax: 0, edgeSel: NaN, penetration: 0, contactForce: 0 };
 const dragAnchor = new Float64Array(3);
 
@@ -158,6 +160,8 @@ function topology(s: FlexScene): Topology {
   return {
     flexes,
     geoms,
+    nu: s.info.sizes.nu ?? 0,
+    actuators: actuators(s),
     nflexvert: s.info.sizes.nflexvert,
     nflexedge: s.info.sizes.nflexedge,
     nflexnode: s.info.sizes.nflexnode,
@@ -169,6 +173,34 @@ function topology(s: FlexScene): Topology {
     forceVerts,
     pyramidal: s.info.options.cone === 'pyramidal',
   };
+}
+
+/** The actuators the Controls panel drives: names, control ranges and what they act on. */
+function actuators(s: FlexScene): ActuatorInfo[] {
+  const nu = s.info.sizes.nu ?? 0;
+  if (!nu) return [];
+  const range = s.modelField('actuator_ctrlrange');
+  const limited = s.modelField('actuator_ctrllimited');
+  const trntype = s.modelField('actuator_trntype');
+  const trnid = s.modelField('actuator_trnid');
+  const ctrl = s.view('ctrl');
+  const out: ActuatorInfo[] = [];
+  for (let i = 0; i < nu; i++) {
+    const type = trntype[i];
+    const id = trnid[2 * i];
+    // mjTRN_JOINT and mjTRN_JOINTINPARENT name a joint, mjTRN_TENDON a tendon
+    const target = type === 0 || type === 1 ? s.info.joint[id] ?? '' : type === 3 ? s.info.tendon[id] ?? '' : '';
+    out.push({
+      name: s.info.actuator[i] ?? '',
+      ctrlrange: [range[2 * i], range[2 * i + 1]],
+      ctrllimited: limited[i] !== 0,
+      trntype: type,
+      trnid: id,
+      target,
+      ctrl0: ctrl[i],
+    });
+  }
+  return out;
 }
 
 function prepare(s: FlexScene): Loaded {
@@ -341,6 +373,7 @@ function fillFrame(c: Loaded, out: Float32Array): void {
     }
   }
   out[L.con] = n;
+  if (c.topo.nu) out.set(s.view('ctrl'), L.ctrl);
   probe.penetration = pen;
   probe.contactForce = force;
 }
@@ -396,6 +429,8 @@ function tick(): void {
   ticking = false;
   const c = cur;
   if (!c) return;
+  if (ctrlForward && !running) c.scene.forward();
+  ctrlForward = false;
   if (running) {
     const t0 = performance.now();
     const target = simStart + ((t0 - wallStart) / 1000) * speed;
@@ -454,6 +489,7 @@ function handle(msg: ToWorker): void {
         cur = next;
         running = false;
         drag = null;
+        ctrlForward = false;
         selEdge = -1;
         diverged = null;
         stepsTotal = 0;
@@ -512,6 +548,18 @@ function handle(msg: ToWorker): void {
     case 'probe':
       selEdge = msg.edge;
       dirty = true;
+      break;
+    case 'ctrl':
+      if (cur && Number.isInteger(msg.index) && msg.index >= 0 && msg.index < cur.topo.nu && Number.isFinite(msg.value)) {
+        cur.scene.view('ctrl')[msg.index] = msg.value;
+        ctrlForward = true;
+      }
+      break;
+    case 'ctrl-clear':
+      if (cur && cur.topo.nu) {
+        cur.scene.view('ctrl').fill(0);
+        ctrlForward = true;
+      }
       break;
     case 'field': {
       if (!cur) {
