@@ -215,6 +215,8 @@ data_arrays! {
     qfrc_bias: f64[1],
     qfrc_spring: f64[1],
     qfrc_damper: f64[1],
+    /// Fluid drag and viscosity (inertia-box model), N or N·m.
+    qfrc_fluid: f64[1],
     qfrc_passive: f64[1],
 
     qfrc_actuator: f64[1],
@@ -343,6 +345,7 @@ impl Data {
             qfrc_bias: z(nv),
             qfrc_spring: z(nv),
             qfrc_damper: z(nv),
+            qfrc_fluid: z(nv),
             qfrc_passive: z(nv),
             qfrc_actuator: z(nv),
             qfrc_smooth: z(nv),

@@ -118,4 +118,5 @@ reference_cases!(
     actuated_implicit,
     actuated_implicitfast,
     hollow_vs_solid,
+    flag_wind,
 );

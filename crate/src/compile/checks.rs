@@ -241,6 +241,22 @@ fn check_options(m: &Model) -> Result<()> {
             }
         }
     }
+    // options MuJoCo honours and flexlab does not model: refuse instead of ignoring them
+    if (o.density > 0.0 || o.viscosity > 0.0)
+        && !matches!(o.integrator, Integrator::Euler | Integrator::Rk4)
+    {
+        // implicit, implicitfast and discrete would need the fluid's velocity derivative
+        return Err(Error::unsupported(
+            "fluid forces (option density/viscosity) are supported by flexlab under Euler and RK4 only",
+        )
+        .at_element("option"));
+    }
+    if o.noslip_iterations > 0 {
+        return Err(Error::unsupported(
+            "the noslip solver (noslip_iterations) is not supported by flexlab yet",
+        )
+        .at_element("option"));
+    }
     Ok(())
 }
 

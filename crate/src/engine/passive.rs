@@ -11,9 +11,11 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     d.a.qfrc_spring.fill(0.0);
     d.a.qfrc_damper.fill(0.0);
     d.a.qfrc_passive.fill(0.0);
+    super::fluid::fluid(m, d, &mut s.jac);
     let spring = !m.opt.disabled(disable::SPRING);
     let damper = !m.opt.disabled(disable::DAMPER);
     if !spring && !damper {
+        d.a.qfrc_passive.copy_from_slice(&d.a.qfrc_fluid);
         return;
     }
     joint_spring_damper(m, d, spring, damper);
@@ -32,7 +34,7 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     super::tendon::spring_damper(m, d, spring, damper);
     super::elastic::contact_passive(m, d, s);
     for i in 0..m.nv {
-        d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i];
+        d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i] + d.a.qfrc_fluid[i];
     }
 }
 
