@@ -27,6 +27,10 @@ pub struct SparseLdl {
     li: Vec<u32>,
     lx: Vec<f64>,
     d: Vec<f64>,
+    /// Entries of L on the tree path from each column to the root (the work of a rank-1
+    /// update starting there), and the multiply-adds of a numeric factorization.
+    path_work: Vec<usize>,
+    factor_work: usize,
     /// Work of the numeric factorization: entries of each column filled so far, the dense row
     /// being eliminated (all zero between rows), visit marks, and the row pattern stack.
     lnz: Vec<usize>,
@@ -49,6 +53,7 @@ impl SparseLdl {
             &mut self.lnz,
             &mut self.flag,
             &mut self.stack,
+            &mut self.path_work,
         ] {
             v.reserve(n + 1);
         }
@@ -132,6 +137,19 @@ impl SparseLdl {
         for j in 0..n {
             self.lp[j + 1] = self.lp[j] + self.lnz[j];
         }
+        // columns on a path have rising indices: fill from the root down
+        self.path_work.clear();
+        self.path_work.resize(n, 0);
+        self.factor_work = 0;
+        for j in (0..n).rev() {
+            let c = self.lnz[j];
+            let up = match self.parent[j] {
+                NONE => 0,
+                p => self.path_work[p],
+            };
+            self.path_work[j] = c + 1 + up;
+            self.factor_work += c * (c + 1) / 2 + 1;
+        }
         let nnz = self.lp[n];
         self.li.clear();
         self.li.resize(nnz, 0);
@@ -205,6 +223,92 @@ impl SparseLdl {
             }
             d[k] = dk.max(mindiag);
         }
+    }
+
+    /// Work of a numeric factorization, in multiply-adds (after `analyze`).
+    pub fn factor_work(&self) -> usize {
+        self.factor_work
+    }
+
+    /// Work of a rank-1 update whose vector starts (lowest index) at unknown `j`, in the
+    /// units of `factor_work`: a rank-1 update walks the tree path from `j` to the root.
+    pub fn update_work(&self, j: usize) -> usize {
+        2 * self.path_work[j]
+    }
+
+    /// Becomes a copy of `other` (analysis and factor), reusing this one's buffers.
+    pub fn copy_from(&mut self, other: &SparseLdl) {
+        self.n = other.n;
+        self.factor_work = other.factor_work;
+        for (a, b) in [
+            (&mut self.ap, &other.ap),
+            (&mut self.parent, &other.parent),
+            (&mut self.lp, &other.lp),
+            (&mut self.path_work, &other.path_work),
+            (&mut self.lnz, &other.lnz),
+            (&mut self.flag, &other.flag),
+            (&mut self.stack, &other.stack),
+        ] {
+            a.clone_from(b);
+        }
+        self.ai.clone_from(&other.ai);
+        self.li.clone_from(&other.li);
+        self.lx.clone_from(&other.lx);
+        self.d.clone_from(&other.d);
+        self.y.clone_from(&other.y);
+    }
+
+    /// Rank-1 modification `A ← A + σ·w·wᵀ` of the factor (Gill, Golub, Murray and Saunders'
+    /// method C1 for LDLᵀ), where `w` has values `val` at unknowns `idx`. The unknowns of `w`
+    /// must be pairwise coupled in the analyzed pattern (a row of a Jacobian whose `Jᵀ·J` the
+    /// pattern holds), so L's pattern is unchanged and the update walks one tree path from
+    /// `w`'s lowest unknown up to the root.
+    ///
+    /// Returns false, leaving the factor unusable until the next `factor`, when a pivot of a
+    /// downdate (`σ < 0`) falls below `mindiag` or loses more than `1 − min_ratio` of its
+    /// value: cancellation that large would leave too few digits, and refactoring is safer.
+    pub fn rank1(
+        &mut self,
+        sigma: f64,
+        idx: &[u32],
+        val: &[f64],
+        mindiag: f64,
+        min_ratio: f64,
+    ) -> bool {
+        let Some(&first) = idx.iter().min() else {
+            return true;
+        };
+        let y = &mut self.y;
+        for (&i, &v) in idx.iter().zip(val) {
+            y[i as usize] += v;
+        }
+        let mut alpha = sigma;
+        let mut j = first as usize;
+        let mut ok = true;
+        while j != NONE {
+            let p = y[j];
+            y[j] = 0.0;
+            // a zero entry leaves the column as it is; after a failure the walk only clears
+            // the work row (every entry it holds lies on this path)
+            if ok && p != 0.0 {
+                let dj = self.d[j];
+                let dbar = dj + alpha * p * p;
+                if dbar < mindiag || dbar < min_ratio * dj {
+                    ok = false;
+                } else {
+                    let beta = p * alpha / dbar;
+                    alpha *= dj / dbar;
+                    self.d[j] = dbar;
+                    for q in self.lp[j]..self.lp[j + 1] {
+                        let i = self.li[q] as usize;
+                        y[i] -= p * self.lx[q];
+                        self.lx[q] += beta * y[i];
+                    }
+                }
+            }
+            j = self.parent[j];
+        }
+        ok
     }
 
     /// Solves `A·x = b` in place (`x` holds `b` on entry) with the last factorization.
@@ -395,6 +499,91 @@ mod tests {
             let want = dense_solve(&a, n, &b);
             assert!(max_rel(&x, &want) < 1e-10, "case {case}: solve differs");
         }
+    }
+
+    #[test]
+    fn rank1_updates_and_downdates_match_refactoring() {
+        // A = E + Σ σᵣ·wᵣ·wᵣᵀ over sparse rows w; the pattern holds every row's clique. Start
+        // from the factor of E plus half of the rows, add the others and remove some of the
+        // first, and compare with factoring the final sum directly.
+        let mut rng = Rng(42);
+        for case in 0..30 {
+            let n = 2 + rng.below(50);
+            let nrows = 1 + rng.below(2 * n);
+            let mut rows: Vec<(Vec<u32>, Vec<f64>)> = Vec::new();
+            for _ in 0..nrows {
+                let mut idx: Vec<u32> = Vec::new();
+                for _ in 0..1 + rng.below(5) {
+                    let c = rng.below(n) as u32;
+                    if !idx.contains(&c) {
+                        idx.push(c);
+                    }
+                }
+                let val = idx.iter().map(|_| 2.0 * rng.unit() - 1.0).collect();
+                rows.push((idx, val));
+            }
+            let dense = |inc: &dyn Fn(usize) -> bool| {
+                let mut a = vec![0.0; n * n];
+                for i in 0..n {
+                    a[i * n + i] = 0.5 + rng_free(i);
+                }
+                for (r, (idx, val)) in rows.iter().enumerate() {
+                    if inc(r) {
+                        for (&p, &vp) in idx.iter().zip(val) {
+                            for (&q, &vq) in idx.iter().zip(val) {
+                                a[p as usize * n + q as usize] += vp * vq;
+                            }
+                        }
+                    }
+                }
+                a
+            };
+            let all = dense(&|_| true);
+            let mut f = SparseLdl::default();
+            analyze_dense(&mut f, &all, n, &mut rng, 0);
+            let half = nrows / 2;
+            let start = dense(&|r| r < half);
+            factor_dense(&mut f, &start, n);
+            for (idx, val) in &rows[half..] {
+                assert!(
+                    f.rank1(1.0, idx, val, 0.0, 0.0),
+                    "case {case}: update failed"
+                );
+            }
+            for (idx, val) in rows[..half].iter().step_by(2) {
+                assert!(
+                    f.rank1(-1.0, idx, val, 0.0, 0.0),
+                    "case {case}: downdate failed"
+                );
+            }
+            assert!(
+                f.y.iter().all(|&v| v == 0.0),
+                "case {case}: work row left dirty"
+            );
+            let want = dense(&|r| r >= half || r % 2 == 1);
+            assert!(max_rel(&product(&f), &want) < 1e-10, "case {case}");
+        }
+    }
+
+    /// A fixed positive diagonal term per unknown, so the tests' dense sums agree.
+    fn rng_free(i: usize) -> f64 {
+        ((i * 37) % 11) as f64 / 11.0
+    }
+
+    #[test]
+    fn a_downdate_that_loses_the_pivot_fails() {
+        // A = I + w·wᵀ with w = (1, 1); removing 2·w·wᵀ would make A indefinite
+        let mut f = SparseLdl::default();
+        let a = [2.0, 1.0, 1.0, 2.0];
+        let mut rng = Rng(3);
+        analyze_dense(&mut f, &a, 2, &mut rng, 0);
+        factor_dense(&mut f, &a, 2);
+        assert!(!f.rank1(-2.0, &[0, 1], &[1.0, 1.0], 1e-15, 1e-8));
+        assert!(f.y.iter().all(|&v| v == 0.0), "work row left dirty");
+        // removing w·wᵀ exactly leaves I, within the ratio guard of 1e-8
+        factor_dense(&mut f, &a, 2);
+        assert!(f.rank1(-1.0, &[1, 0], &[1.0, 1.0], 1e-15, 1e-8));
+        assert!(max_rel(&product(&f), &[1.0, 0.0, 0.0, 1.0]) < 1e-15);
     }
 
     #[test]
