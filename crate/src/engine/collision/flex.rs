@@ -10,7 +10,7 @@ use super::{
 };
 use crate::data::Data;
 use crate::math::*;
-use crate::model::Model;
+use crate::model::{disable, Model};
 
 fn vpos(m: &Model, d: &Data, f: usize, v: i32) -> Vec3 {
     let i = 3 * (m.flex_vertadr[f] as usize + v as usize);
@@ -131,7 +131,13 @@ pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f
         m.geom_size[3 * g + 2],
     ];
     let va = m.flex_vertadr[f] as usize;
+    // MuJoCo's midphase walks the flex BVH, which holds only the active (outer-layer) elements
+    // of a 3D flex; without midphase every element is tested
+    let bvh = !m.opt.disabled(disable::MIDPHASE);
     for e in 0..m.flex_elemnum[f] as usize {
+        if bvh && !elem_active(m, f, e) {
+            continue;
+        }
         if !centred_overlap(&gbox, &elem_aabb(d, m, f, e), 0.0) {
             continue;
         }
@@ -262,8 +268,15 @@ fn elem_elem(
 
 /// Elements of two different flexes.
 pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: usize) {
+    let bvh = !m.opt.disabled(disable::MIDPHASE);
     for e1 in 0..m.flex_elemnum[f1] as usize {
+        if bvh && !elem_active(m, f1, e1) {
+            continue;
+        }
         for e2 in 0..m.flex_elemnum[f2] as usize {
+            if bvh && !elem_active(m, f2, e2) {
+                continue;
+            }
             if !elem_elem(m, d, cs, f1, e1, f2, e2) {
                 return;
             }
