@@ -134,4 +134,5 @@ reference_cases!(
     ex_floppy,
     ex_pinch,
     ex_basket,
+    ex_gripper,
 );
