@@ -135,4 +135,5 @@ reference_cases!(
     ex_pinch,
     ex_basket,
     ex_gripper,
+    free_body_implicitfast,
 );

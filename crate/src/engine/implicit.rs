@@ -47,6 +47,13 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
     if m.opt.integrator == Integrator::ImplicitFast {
         fast_matrix(m, d);
         solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut qacc);
+        // standalone free bodies: their 6 dofs again, with the gyroscopic derivative
+        let mut rhs = std::mem::take(&mut s.qfrc_tmp);
+        for i in 0..m.nv {
+            rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
+        }
+        super::freebody::local_solve(m, d, &rhs, &mut qacc);
+        s.qfrc_tmp = rhs;
     } else {
         let mut w = std::mem::take(&mut s.implicit);
         w.ensure(m);
@@ -112,6 +119,14 @@ fn fast_matrix(m: &Model, d: &mut Data) {
                     qh[adr] += coef * vals[p] * vals[q];
                 }
             }
+        }
+    });
+    // standalone free bodies keep M in the symmetric factor (their block is solved apart)
+    super::freebody::for_each(m, |_, adr| {
+        for r in adr..adr + 6 {
+            let ra = m.M_rowadr[r] as usize;
+            let n = m.M_rownnz[r] as usize;
+            qh[ra..ra + n].copy_from_slice(&d.a.M[ra..ra + n]);
         }
     });
     d.a.qH = qh;

@@ -9,6 +9,7 @@ pub mod flex;
 pub mod flexcsr;
 pub mod fluid;
 pub mod forward;
+pub mod freebody;
 pub mod implicit;
 pub mod inertia;
 pub mod integrator;
@@ -20,6 +21,7 @@ pub mod passive;
 pub mod rne;
 pub mod snh;
 pub mod solver;
+pub mod sparse_chol;
 pub mod support;
 pub mod tendon;
 

@@ -4,8 +4,6 @@
 //! the dual. All stop on MuJoCo's scaled improvement and gradient tests, so they agree with
 //! MuJoCo to `opt.tolerance` although their iteration paths differ.
 
-#[path = "sparse_chol.rs"]
-mod sparse_chol;
 
 use super::constraint::{self, kind, state};
 use super::inertia::{mul_m, solve_ld};
@@ -13,7 +11,7 @@ use super::{metric, Scratch};
 use crate::data::Data;
 use crate::math::MINVAL;
 use crate::model::{disable, Model, Solver};
-use sparse_chol::SparseLdl;
+use super::sparse_chol::SparseLdl;
 
 /// Solver buffers, sized once from the model and the row capacity.
 #[derive(Debug, Clone, Default)]

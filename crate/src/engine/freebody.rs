@@ -1,0 +1,218 @@
+//! Standalone free bodies under `implicitfast` (MuJoCo's `mj_isFreeBody`, `mjd_freeMhat`):
+//! implicitfast drops the bias-force derivative from its symmetric `M − h·D`, but for a body
+//! that is alone in its tree on a free joint MuJoCo solves that body's 6×6 block separately
+//! with the gyroscopic derivative added, so a tumbling box precesses as it should.
+
+use crate::data::Data;
+use crate::model::{disable, Model};
+
+/// Whether body `b` is a free body alone in its kinematic tree (no child bodies with mass,
+/// no other dofs in the tree).
+pub fn is_free_body(m: &Model, b: usize) -> bool {
+    if m.body_jntnum[b] != 1 || m.jnt_type[m.body_jntadr[b] as usize] != 0 {
+        return false;
+    }
+    let adr = m.jnt_dofadr[m.body_jntadr[b] as usize] as usize;
+    let tree = m.dof_treeid[adr];
+    let tree_dofs = m.dof_treeid.iter().filter(|&&t| t == tree).count();
+    tree_dofs == 6 && m.body_subtreemass[b] == m.body_mass[b]
+}
+
+fn mat3_mul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
+    let mut c = [0.0; 9];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[3 * i + j] = (0..3).map(|k| a[3 * i + k] * b[3 * k + j]).sum();
+        }
+    }
+    c
+}
+
+fn mat3_tmul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
+    let mut c = [0.0; 9];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[3 * i + j] = (0..3).map(|k| a[3 * k + i] * b[3 * k + j]).sum();
+        }
+    }
+    c
+}
+
+/// The 3×3 blocks of `∂qfrc_bias/∂ω` for a free body: `lin` (per unit mass, linear rows)
+/// and `rot` (rotational rows), in the joint's dof frame. `s` = CoM − body origin (world).
+fn bias_vel_blocks(
+    mass: f64,
+    r: &[f64; 9],
+    xi: &[f64; 9],
+    inertia: &[f64],
+    s: &[f64; 3],
+    qvel_rot: &[f64],
+) -> ([f64; 9], [f64; 9]) {
+    let w: [f64; 3] =
+        std::array::from_fn(|i| (0..3).map(|k| r[3 * i + k] * qvel_rot[k]).sum::<f64>());
+    // inertia about the CoM in the world frame
+    let mut iw = [0.0; 9];
+    for i in 0..3 {
+        for j in 0..3 {
+            iw[3 * i + j] = (0..3)
+                .map(|k| xi[3 * i + k] * inertia[k] * xi[3 * j + k])
+                .sum();
+        }
+    }
+    let cross = |a: &[f64; 3], b: &[f64; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let ws = cross(&w, s);
+    let iww: [f64; 3] = std::array::from_fn(|i| (0..3).map(|k| iw[3 * i + k] * w[k]).sum());
+    let wds = w[0] * s[0] + w[1] * s[1] + w[2] * s[2];
+    // K = s wᵀ − (w·s) I + [w × s]ₓ
+    let k = [
+        s[0] * w[0] - wds,
+        s[0] * w[1] - ws[2],
+        s[0] * w[2] + ws[1],
+        s[1] * w[0] + ws[2],
+        s[1] * w[1] - wds,
+        s[1] * w[2] - ws[0],
+        s[2] * w[0] - ws[1],
+        s[2] * w[1] + ws[0],
+        s[2] * w[2] - wds,
+    ];
+    let lin = mat3_mul(&k, r);
+    // C = −mass [s]ₓ K + [w]ₓ Iw − [Iw w]ₓ
+    let skew = |v: &[f64; 3]| [0.0, -v[2], v[1], v[2], 0.0, -v[0], -v[1], v[0], 0.0];
+    let sk = mat3_mul(&skew(s), &k);
+    let wi = mat3_mul(&skew(&w), &iw);
+    let si = skew(&iww);
+    let c: [f64; 9] = std::array::from_fn(|i| -mass * sk[i] + wi[i] - si[i]);
+    let rot = mat3_mul(&mat3_tmul(r, &c), r);
+    (lin, rot)
+}
+
+/// `A = M − h·∂qfrc_smooth/∂qvel` on the 6 dofs at `adr` of the free body `b` (row-major).
+fn mhat(m: &Model, d: &Data, b: usize, adr: usize, h: f64) -> [f64; 36] {
+    let mut a = [0.0; 36];
+    for r in 0..6 {
+        let row = adr + r;
+        let ra = m.M_rowadr[row] as usize;
+        for k in ra..ra + m.M_rownnz[row] as usize {
+            let c = m.M_colind[k] as usize - adr;
+            a[6 * r + c] = d.a.M[k];
+            a[6 * c + r] = d.a.M[k];
+        }
+    }
+    // passive velocity derivative on a lone free body: its dof dampers
+    if !m.opt.disabled(disable::DAMPER) {
+        for r in 0..6 {
+            a[7 * r] += h * m.dof_damping[adr + r];
+        }
+    }
+    let mut rm = [0.0; 9];
+    rm.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
+    let mut xi = [0.0; 9];
+    xi.copy_from_slice(&d.a.ximat[9 * b..9 * b + 9]);
+    let s: [f64; 3] = std::array::from_fn(|k| d.a.xipos[3 * b + k] - d.a.xpos[3 * b + k]);
+    let mass = m.body_mass[b];
+    let (lin, rot) = bias_vel_blocks(
+        mass,
+        &rm,
+        &xi,
+        &m.body_inertia[3 * b..3 * b + 3],
+        &s,
+        &d.a.qvel[adr + 3..adr + 6],
+    );
+    for r in 0..3 {
+        for c in 0..3 {
+            a[6 * r + 3 + c] += -h * mass * lin[3 * r + c];
+            a[6 * (3 + r) + 3 + c] += h * rot[3 * r + c];
+        }
+    }
+    a
+}
+
+/// Solves `a x = b` in place by LU with partial pivoting; false if singular.
+fn solve6(a: &mut [f64; 36], x: &mut [f64; 6]) -> bool {
+    for col in 0..6 {
+        let p = (col..6)
+            .max_by(|&i, &j| a[6 * i + col].abs().total_cmp(&a[6 * j + col].abs()))
+            .unwrap();
+        if a[6 * p + col].abs() < crate::math::MINVAL {
+            return false;
+        }
+        if p != col {
+            for k in 0..6 {
+                a.swap(6 * p + k, 6 * col + k);
+            }
+            x.swap(p, col);
+        }
+        for i in col + 1..6 {
+            let f = a[6 * i + col] / a[6 * col + col];
+            for k in col..6 {
+                a[6 * i + k] -= f * a[6 * col + k];
+            }
+            x[i] -= f * x[col];
+        }
+    }
+    for i in (0..6).rev() {
+        let sum: f64 = (i + 1..6).map(|k| a[6 * i + k] * x[k]).sum();
+        x[i] = (x[i] - sum) / a[6 * i + i];
+    }
+    true
+}
+
+/// Dof address of each standalone free body's joint, calling `f(body, dofadr)`.
+pub fn for_each(m: &Model, mut f: impl FnMut(usize, usize)) {
+    for j in 0..m.njnt {
+        if m.jnt_type[j] != 0 {
+            continue;
+        }
+        let b = m.jnt_bodyid[j] as usize;
+        if is_free_body(m, b) {
+            f(b, m.jnt_dofadr[j] as usize);
+        }
+    }
+}
+
+/// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`.
+pub fn local_solve(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64]) {
+    let h = m.opt.timestep;
+    for_each(m, |b, adr| {
+        let mut a = mhat(m, d, b, adr, h);
+        let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
+        if solve6(&mut a, &mut x) {
+            qacc[adr..adr + 6].copy_from_slice(&x);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solve6_inverts_a_general_matrix() {
+        let mut a = [0.0; 36];
+        for i in 0..6 {
+            for j in 0..6 {
+                a[6 * i + j] = if i == j {
+                    4.0
+                } else {
+                    ((i * 7 + j * 3) % 5) as f64 * 0.3 - 0.5
+                };
+            }
+        }
+        let x0 = [1.0, -2.0, 0.5, 3.0, -1.5, 2.5];
+        let mut b = [0.0; 6];
+        for i in 0..6 {
+            b[i] = (0..6).map(|k| a[6 * i + k] * x0[k]).sum();
+        }
+        let mut lu = a;
+        assert!(solve6(&mut lu, &mut b));
+        for i in 0..6 {
+            assert!((b[i] - x0[i]).abs() < 1e-12);
+        }
+    }
+}
