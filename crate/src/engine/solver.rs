@@ -4,14 +4,13 @@
 //! the dual. All stop on MuJoCo's scaled improvement and gradient tests, so they agree with
 //! MuJoCo to `opt.tolerance` although their iteration paths differ.
 
-
 use super::constraint::{self, kind, state};
 use super::inertia::{mul_m, solve_ld};
+use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
 use crate::data::Data;
 use crate::math::MINVAL;
 use crate::model::{disable, Model, Solver};
-use super::sparse_chol::SparseLdl;
 
 /// Solver buffers, sized once from the model and the row capacity.
 #[derive(Debug, Clone, Default)]
