@@ -136,4 +136,6 @@ reference_cases!(
     ex_basket,
     ex_gripper,
     free_body_implicitfast,
+    free_body_discrete,
+    free_body_drop_discrete,
 );

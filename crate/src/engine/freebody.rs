@@ -1,7 +1,7 @@
-//! Standalone free bodies under `implicitfast` (MuJoCo's `mj_isFreeBody`, `mjd_freeMhat`):
-//! implicitfast drops the bias-force derivative from its symmetric `M − h·D`, but for a body
-//! that is alone in its tree on a free joint MuJoCo solves that body's 6×6 block separately
-//! with the gyroscopic derivative added, so a tumbling box precesses as it should.
+//! Standalone free bodies under `implicitfast` and `discrete` (MuJoCo's `mj_isFreeBody`,
+//! `mjd_freeMhat`): both drop the bias-force derivative from their symmetric matrix, but for a
+//! body that is alone in its tree on a free joint MuJoCo solves that body's 6×6 block
+//! separately with the gyroscopic derivative added, so a tumbling box precesses as it should.
 
 use crate::data::Data;
 use crate::model::{disable, Model};
@@ -180,6 +180,28 @@ pub fn for_each(m: &Model, mut f: impl FnMut(usize, usize)) {
 pub fn local_solve(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64]) {
     let h = m.opt.timestep;
     for_each(m, |b, adr| {
+        let mut a = mhat(m, d, b, adr, h);
+        let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
+        if solve6(&mut a, &mut x) {
+            qacc[adr..adr + 6].copy_from_slice(&x);
+        }
+    });
+}
+
+/// As [`local_solve`], for the free bodies that no constraint row touches (the discrete
+/// integrator's rule: a constrained body keeps the constraint solver's acceleration).
+pub fn local_solve_unconstrained(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64]) {
+    let h = m.opt.timestep;
+    for_each(m, |b, adr| {
+        let touched = (0..d.nefc).any(|r| {
+            let ra = d.a.efc_J_rowadr[r] as usize;
+            d.a.efc_J_colind[ra..ra + d.a.efc_J_rownnz[r] as usize]
+                .iter()
+                .any(|&c| (adr..adr + 6).contains(&(c as usize)))
+        });
+        if touched {
+            return;
+        }
         let mut a = mhat(m, d, b, adr, h);
         let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
         if solve6(&mut a, &mut x) {

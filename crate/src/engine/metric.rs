@@ -752,6 +752,14 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut qacc = std::mem::take(&mut s.qacc_tmp);
     qacc.copy_from_slice(&d.a.qacc);
+    // a standalone free body with no constraint row on it takes the local gyroscopic solve,
+    // as MuJoCo 3.15.0 does (checked against it with and without contacts)
+    let mut rhs = std::mem::take(&mut s.qfrc_tmp);
+    for i in 0..m.nv {
+        rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
+    }
+    super::freebody::local_solve_unconstrained(m, d, &rhs, &mut qacc);
+    s.qfrc_tmp = rhs;
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;
 }
