@@ -176,30 +176,21 @@ pub fn for_each(m: &Model, mut f: impl FnMut(usize, usize)) {
     }
 }
 
-/// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`.
-pub fn local_solve(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64]) {
+/// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`. With
+/// `skip_constrained` (the discrete integrator's rule) a body that some constraint row touches
+/// keeps the constraint solver's acceleration.
+pub fn local_solve(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64], skip_constrained: bool) {
     let h = m.opt.timestep;
     for_each(m, |b, adr| {
-        let mut a = mhat(m, d, b, adr, h);
-        let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
-        if solve6(&mut a, &mut x) {
-            qacc[adr..adr + 6].copy_from_slice(&x);
-        }
-    });
-}
-
-/// As [`local_solve`], for the free bodies that no constraint row touches (the discrete
-/// integrator's rule: a constrained body keeps the constraint solver's acceleration).
-pub fn local_solve_unconstrained(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64]) {
-    let h = m.opt.timestep;
-    for_each(m, |b, adr| {
-        let touched = (0..d.nefc).any(|r| {
-            let ra = d.a.efc_J_rowadr[r] as usize;
-            d.a.efc_J_colind[ra..ra + d.a.efc_J_rownnz[r] as usize]
-                .iter()
-                .any(|&c| (adr..adr + 6).contains(&(c as usize)))
-        });
-        if touched {
+        let touched = || {
+            (0..d.nefc).any(|r| {
+                let ra = d.a.efc_J_rowadr[r] as usize;
+                d.a.efc_J_colind[ra..ra + d.a.efc_J_rownnz[r] as usize]
+                    .iter()
+                    .any(|&c| (adr..adr + 6).contains(&(c as usize)))
+            })
+        };
+        if skip_constrained && touched() {
             return;
         }
         let mut a = mhat(m, d, b, adr, h);

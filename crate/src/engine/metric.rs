@@ -758,7 +758,7 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     for i in 0..m.nv {
         rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
     }
-    super::freebody::local_solve_unconstrained(m, d, &rhs, &mut qacc);
+    super::freebody::local_solve(m, d, &rhs, &mut qacc, true);
     s.qfrc_tmp = rhs;
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;

@@ -137,6 +137,16 @@ const ACT_COMMON: [&str; 18] = [
 ];
 
 /// Reads one actuator element (or its default) into `a`, following the shortcut semantics of
+/// The attribute's number if it is present.
+fn optional_f64(e: &Element, name: &str) -> Result<Option<f64>> {
+    if e.attr(name).is_none() {
+        return Ok(None);
+    }
+    let mut v = 0.0;
+    e.read_f64(name, &mut v)?;
+    Ok(Some(v))
+}
+
 /// `mjs_setToMotor`, `mjs_setToPosition` and `mjs_setToVelocity`.
 pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Result<()> {
     let mut allowed: Vec<&str> = ACT_COMMON.to_vec();
@@ -247,22 +257,8 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
             // the current actuator values)
             let mut kp = a.gainprm[0];
             e.read_f64("kp", &mut kp)?;
-            let kv = match e.attr("kv") {
-                Some(_) => {
-                    let mut v = 0.0;
-                    e.read_f64("kv", &mut v)?;
-                    Some(v)
-                }
-                None => None,
-            };
-            let dr = match e.attr("dampratio") {
-                Some(_) => {
-                    let mut v = 0.0;
-                    e.read_f64("dampratio", &mut v)?;
-                    Some(v)
-                }
-                None => None,
-            };
+            let kv = optional_f64(e, "kv")?;
+            let dr = optional_f64(e, "dampratio")?;
             if kv.is_some() && dr.is_some() {
                 return Err(e.error("kv and dampratio cannot both be defined"));
             }
