@@ -138,4 +138,5 @@ reference_cases!(
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,
+    actuated_discrete,
 );

@@ -131,8 +131,11 @@ fn discrete_rank_one_terms(m: &Model) -> bool {
     let actuator = (0..m.nu).any(|i| {
         let g = &m.actuator_gainprm[10 * i..10 * i + 3];
         let b = &m.actuator_biasprm[10 * i..10 * i + 3];
+        // joint-transmission affine biases are in the metric (engine::metric)
         (m.actuator_gaintype[i] == 1 && (g[1] != 0.0 || g[2] != 0.0))
-            || (m.actuator_biastype[i] == 1 && (b[1] != 0.0 || b[2] != 0.0))
+            || (m.actuator_biastype[i] == 1
+                && m.actuator_trntype[i] != 0
+                && (b[1] != 0.0 || b[2] != 0.0))
     });
     tendon || actuator
 }
@@ -207,7 +210,7 @@ fn check_options(m: &Model) -> Result<()> {
     let any_metric = any_stiff || any_contact;
     if o.integrator == Integrator::Discrete && discrete_rank_one_terms(m) {
         return Err(Error::unsupported(
-            "tendon springs/dampers and position- or velocity-dependent actuators under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
+            "tendon springs/dampers, affine-gain actuators and position- or velocity-dependent actuators on tendons under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
         ));
     }
     // MuJoCo 3.15.0 tests passive contact before elasticity (drape.xml has both and gets this one).

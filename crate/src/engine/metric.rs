@@ -158,7 +158,46 @@ fn diag_stiff(m: &Model, d: &Data, ck: &mut [f64]) -> bool {
         any = any || k > 0.0;
     }
     let _ = d;
+    // position-dependent actuators on a joint: their stiffness −∂f/∂q = max(0, −bias1)·gear²
+    if !m.opt.disabled(disable::ACTUATION) {
+        for i in 0..m.nu {
+            if let Some((dof, k, _)) = joint_actuator_terms(m, i) {
+                if k > 0.0 {
+                    ck[dof] += h * k;
+                    any = true;
+                }
+            }
+        }
+    }
     any
+}
+
+/// For an affine actuator on a hinge or slide joint: its dof, stiffness `max(0, −bias1)·gear²`
+/// and damping `max(0, −bias2)·gear²` (only their PSD parts enter the metric).
+pub fn joint_actuator_terms(m: &Model, i: usize) -> Option<(usize, f64, f64)> {
+    if m.actuator_trntype[i] != 0 || m.actuator_biastype[i] != 1 {
+        return None;
+    }
+    let j = m.actuator_trnid[2 * i] as usize;
+    let g2 = m.actuator_gear[6 * i] * m.actuator_gear[6 * i];
+    let b = &m.actuator_biasprm[10 * i..10 * i + 3];
+    Some((
+        m.jnt_dofadr[j] as usize,
+        (-b[1]).max(0.0) * g2,
+        (-b[2]).max(0.0) * g2,
+    ))
+}
+
+/// Actuator damping per dof for the metric's `h·D` (joint transmissions).
+fn actuator_damping(m: &Model, dof: usize) -> f64 {
+    if m.opt.disabled(disable::ACTUATION) {
+        return 0.0;
+    }
+    (0..m.nu)
+        .filter_map(|i| joint_actuator_terms(m, i))
+        .filter(|t| t.0 == dof)
+        .map(|t| t.2)
+        .sum()
 }
 
 /// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
@@ -176,7 +215,8 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     let h = m.opt.timestep;
     let any_stiff = diag_stiff(m, d, &mut ms.efm_ck);
     let damper = !m.opt.disabled(disable::DAMPER);
-    ms.has_diag = any_stiff || (damper && m.dof_damping.iter().any(|&b| b > 0.0));
+    let act_damp = (0..m.nu).any(|i| joint_actuator_terms(m, i).is_some_and(|t| t.2 > 0.0));
+    ms.has_diag = any_stiff || (damper && m.dof_damping.iter().any(|&b| b > 0.0)) || act_damp;
     let s1 = if m.opt.disabled(disable::SPRING) {
         0.0
     } else {
@@ -575,7 +615,7 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
             } else {
                 0.0
             };
-            ms.efm_diag[i] = h * damp + h * ms.efm_ck[i];
+            ms.efm_diag[i] = h * (damp + actuator_damping(m, i)) + h * ms.efm_ck[i];
             c[i] -= ms.efm_ck[i] * d.a.qvel[i];
         }
         // the backbone qH = M + diag(efm_diag), factored in M's sparsity
