@@ -169,17 +169,8 @@ test('every section is listed in the contents and reached through it', async ({ 
   }
 });
 
-/**
- * Known bug (web/src/lesson/view.ts, `watch`): section 03 ends exactly where 04 begins, so once a
- * contents click has scrolled 04 to the top, the IntersectionObserver still counts 03 as
- * intersecting (a zero-area, edge-adjacent intersection), sorts it first and rewrites the
- * address bar to #03-three-mechanisms. A copied link then opens the wrong section.
- */
-const HASH_BUG = new Set(['04-shells']);
-
 for (const s of sectionInfo) {
   test(`a contents click on ${s.id} puts #${s.id} in the address bar`, async ({ page }) => {
-    test.fail(HASH_BUG.has(s.id), 'known bug: the scroll observer rewrites #04-shells to #03-three-mechanisms');
     test.setTimeout(90_000);
     // start from another section, so the click moves somewhere new
     const from = s.id === sections[0] ? sections[sections.length - 1] : sections[0];

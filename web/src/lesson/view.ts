@@ -25,12 +25,20 @@ export function sectionAnchor(id: string): string {
   return id;
 }
 
+/** Input that means the student is scrolling by hand. */
+const RELEASE_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
 export class LessonView {
   readonly root: HTMLElement;
   private sceneCards = new Map<string, HTMLButtonElement[]>();
   private sections = new Map<string, HTMLElement>();
   private observer: IntersectionObserver | null = null;
   private current = '';
+  /** A section just navigated to keeps the address until the student scrolls by hand. */
+  private held = false;
+  private readonly release = (): void => {
+    this.held = false;
+  };
 
   constructor(
     host: HTMLElement,
@@ -220,6 +228,7 @@ export class LessonView {
     s.scrollIntoView({ block: 'start' });
     s.focus({ preventScroll: true });
     this.current = id;
+    this.held = true;
     return true;
   }
 
@@ -237,21 +246,39 @@ export class LessonView {
   private watch(): void {
     if (!('IntersectionObserver' in window)) return;
     this.observer = new IntersectionObserver(
-      (entries) => {
-        const top = entries.filter((e) => e.isIntersecting).sort((a, b) => a.boundingClientRect.top - b.boundingClientRect.top)[0];
-        const id = (top?.target as HTMLElement | undefined)?.dataset.section;
+      () => {
+        if (this.held) return;
+        // the current section is the one under a line just below the top of the view: a
+        // section that merely ends where the next begins must not steal the address; at the
+        // end of the page, a last section too short to reach the top counts once it is in view
+        const probe = 4;
+        let id: string | undefined;
+        let last: HTMLElement | undefined;
+        for (const s of this.sections.values()) {
+          const r = s.getBoundingClientRect();
+          if (r.top <= probe && r.bottom > probe) id = s.dataset.section;
+          last = s;
+        }
+        if (last) {
+          const r = last.getBoundingClientRect();
+          if (r.bottom <= window.innerHeight + 2 && r.top < 0.7 * window.innerHeight) id = last.dataset.section;
+        }
         if (id && id !== this.current) {
           this.current = id;
           this.events.section(id);
         }
       },
-      { rootMargin: '0px 0px -70% 0px' },
+      // a thin band at the top: the callback runs as sections cross it
+      { rootMargin: '0px 0px -90% 0px' },
     );
     for (const s of this.sections.values()) this.observer.observe(s);
+    // the student scrolling by hand releases a section reached through a link
+    for (const ev of RELEASE_EVENTS) window.addEventListener(ev, this.release, { passive: true });
   }
 
   dispose(): void {
     this.observer?.disconnect();
+    for (const ev of RELEASE_EVENTS) window.removeEventListener(ev, this.release);
     this.root.remove();
   }
 }
