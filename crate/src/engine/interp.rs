@@ -1190,17 +1190,23 @@ fn strain_element(m: &Model, eq: usize, lay: &Layout) -> Option<usize> {
     (fe >= 0 && (fe as usize) < lay.nelem).then_some(fe as usize)
 }
 
+/// The interpolated flex, its layout and the element a strain equality `eq` constrains.
+fn strain_target(m: &Model, eq: usize) -> Option<(usize, Layout, usize)> {
+    let f = m.eq_obj1id[eq];
+    if f < 0 || f as usize >= m.nflex || m.flex_interp[f as usize] == 0 {
+        return None;
+    }
+    let f = f as usize;
+    let lay = Layout::of(m, f);
+    let fe = strain_element(m, eq, &lay)?;
+    Some((f, lay, fe))
+}
+
 /// Prepares the rows of strain equality `eq` (`mjEQ_FLEXSTRAIN`, one element): the element's
 /// corotated displacement `Cᵀy − y₀` and its node Jacobians. Returns the number of rows (the
 /// element's stored modes); 0 when the element has no dofs. Follow with [`strain_row`].
 pub fn strain_prepare(m: &Model, d: &Data, is: &mut InterpScratch, eq: usize) -> usize {
-    let f = m.eq_obj1id[eq];
-    if f < 0 || f as usize >= m.nflex || m.flex_interp[f as usize] == 0 {
-        return 0;
-    }
-    let f = f as usize;
-    let lay = Layout::of(m, f);
-    let Some(fe) = strain_element(m, eq, &lay) else {
+    let Some((f, lay, fe)) = strain_target(m, eq) else {
         return 0;
     };
     let sadr = m.flex_stiffnessadr[f];
@@ -1273,13 +1279,7 @@ pub fn strain_row<'a>(
 /// `efc_diagApprox` of a strain-equality row: the mean translational inverse weight of the
 /// element's node bodies.
 pub fn strain_diag(m: &Model, eq: usize) -> f64 {
-    let f = m.eq_obj1id[eq];
-    if f < 0 || f as usize >= m.nflex || m.flex_interp[f as usize] == 0 {
-        return 1.0;
-    }
-    let f = f as usize;
-    let lay = Layout::of(m, f);
-    let Some(fe) = strain_element(m, eq, &lay) else {
+    let Some((f, lay, fe)) = strain_target(m, eq) else {
         return 1.0;
     };
     let mut nodes = [0usize; MAX_NPE];
