@@ -1175,6 +1175,17 @@ mod tests {
     }
 
     #[test]
+    fn a_hostile_count_is_refused_at_once() {
+        // 1e10 points would exhaust memory (and freeze a browser tab) before any other check
+        let xml = r#"<mujoco><worldbody>
+<flexcomp name="c" type="grid" dim="2" count="100000 100000 1" spacing=".1 .1 .1"/>
+</worldbody></mujoco>"#;
+        let e = parse(xml, Some("t.xml"), &MemSource::default()).expect_err("bounded");
+        assert!(e.message.contains("exceeds flexlab's limit"), "got {e}");
+        assert_eq!(e.location.line, Some(2));
+    }
+
+    #[test]
     fn flexcomp_errors_use_mujoco_messages() {
         let cases = [
             (
