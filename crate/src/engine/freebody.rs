@@ -163,42 +163,68 @@ fn solve6(a: &mut [f64; 36], x: &mut [f64; 6]) -> bool {
     true
 }
 
-/// Dof address of each standalone free body's joint, calling `f(body, dofadr)`.
-pub fn for_each(m: &Model, mut f: impl FnMut(usize, usize)) {
-    for j in 0..m.njnt {
-        if m.jnt_type[j] != 0 {
-            continue;
-        }
-        let b = m.jnt_bodyid[j] as usize;
-        if is_free_body(m, b) {
-            f(b, m.jnt_dofadr[j] as usize);
-        }
-    }
+/// The standalone free bodies of a model, found once, and a per-dof buffer for the discrete
+/// rule (which dofs some constraint row touches).
+#[derive(Debug, Clone, Default)]
+pub struct FreeBodies {
+    /// (body, first dof) of each standalone free body.
+    pub bodies: Vec<(usize, usize)>,
+    constrained: Vec<bool>,
 }
 
-/// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`. With
-/// `skip_constrained` (the discrete integrator's rule) a body that some constraint row touches
-/// keeps the constraint solver's acceleration.
-pub fn local_solve(m: &Model, d: &Data, rhs: &[f64], qacc: &mut [f64], skip_constrained: bool) {
-    let h = m.opt.timestep;
-    for_each(m, |b, adr| {
-        let touched = || {
-            (0..d.nefc).any(|r| {
-                let ra = d.a.efc_J_rowadr[r] as usize;
-                d.a.efc_J_colind[ra..ra + d.a.efc_J_rownnz[r] as usize]
-                    .iter()
-                    .any(|&c| (adr..adr + 6).contains(&(c as usize)))
-            })
+impl FreeBodies {
+    pub fn new(m: &Model) -> Self {
+        let bodies = (0..m.njnt)
+            .filter(|&j| m.jnt_type[j] == 0 && is_free_body(m, m.jnt_bodyid[j] as usize))
+            .map(|j| (m.jnt_bodyid[j] as usize, m.jnt_dofadr[j] as usize))
+            .collect::<Vec<_>>();
+        let constrained = if bodies.is_empty() {
+            Vec::new()
+        } else {
+            vec![false; m.nv]
         };
-        if skip_constrained && touched() {
+        FreeBodies {
+            bodies,
+            constrained,
+        }
+    }
+
+    /// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`. With
+    /// `skip_constrained` (the discrete integrator's rule) a body that some constraint row
+    /// touches keeps the constraint solver's acceleration.
+    pub fn local_solve(
+        &mut self,
+        m: &Model,
+        d: &Data,
+        rhs: &[f64],
+        qacc: &mut [f64],
+        skip_constrained: bool,
+    ) {
+        if self.bodies.is_empty() {
             return;
         }
-        let mut a = mhat(m, d, b, adr, h);
-        let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
-        if solve6(&mut a, &mut x) {
-            qacc[adr..adr + 6].copy_from_slice(&x);
+        if skip_constrained {
+            self.constrained.fill(false);
+            let a = &d.a;
+            for r in 0..d.nefc {
+                let ra = a.efc_J_rowadr[r] as usize;
+                for &c in &a.efc_J_colind[ra..ra + a.efc_J_rownnz[r] as usize] {
+                    self.constrained[c as usize] = true;
+                }
+            }
         }
-    });
+        let h = m.opt.timestep;
+        for &(b, adr) in &self.bodies {
+            if skip_constrained && self.constrained[adr..adr + 6].iter().any(|&c| c) {
+                continue;
+            }
+            let mut a = mhat(m, d, b, adr, h);
+            let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
+            if solve6(&mut a, &mut x) {
+                qacc[adr..adr + 6].copy_from_slice(&x);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -45,14 +45,14 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
         qacc[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
     }
     if m.opt.integrator == Integrator::ImplicitFast {
-        fast_matrix(m, d);
+        fast_matrix(m, d, &s.free.bodies);
         solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut qacc);
         // standalone free bodies: their 6 dofs again, with the gyroscopic derivative
         let mut rhs = std::mem::take(&mut s.qfrc_tmp);
         for i in 0..m.nv {
             rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
         }
-        super::freebody::local_solve(m, d, &rhs, &mut qacc, false);
+        s.free.local_solve(m, d, &rhs, &mut qacc, false);
         s.qfrc_tmp = rhs;
     } else {
         let mut w = std::mem::take(&mut s.implicit);
@@ -72,7 +72,7 @@ fn m_index(m: &Model, row: usize, col: usize) -> Option<usize> {
 }
 
 /// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`).
-fn fast_matrix(m: &Model, d: &mut Data) {
+fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     let h = m.opt.timestep;
     d.a.qH.copy_from_slice(&d.a.M);
     if !m.opt.disabled(disable::DAMPER) {
@@ -122,13 +122,13 @@ fn fast_matrix(m: &Model, d: &mut Data) {
         }
     });
     // standalone free bodies keep M in the symmetric factor (their block is solved apart)
-    super::freebody::for_each(m, |_, adr| {
+    for &(_, adr) in free {
         for r in adr..adr + 6 {
             let ra = m.M_rowadr[r] as usize;
             let n = m.M_rownnz[r] as usize;
             qh[ra..ra + n].copy_from_slice(&d.a.M[ra..ra + n]);
         }
-    });
+    }
     d.a.qH = qh;
     let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
     factor_i(m, qh, qhd);

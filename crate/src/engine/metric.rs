@@ -33,6 +33,10 @@ pub struct MetricState {
     pub efm_ck: Vec<f64>,
     /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
     pub efm_c: Vec<f64>,
+    /// PSD stiffness and damping per dof of the joint-transmission actuators,
+    /// `max(0, −bias1)·gear²` and `max(0, −bias2)·gear²` (model constants, summed per dof).
+    act_k: Vec<f64>,
+    act_b: Vec<f64>,
     /// Flexes whose standard stiffness enters the metric.
     pub flex_on: Vec<bool>,
     /// `h² + h·flex_damping` per flex (0 parts when springs or dampers are disabled).
@@ -101,6 +105,8 @@ impl MetricState {
             efm_diag: vec![0.0; nv],
             efm_ck: vec![0.0; nv],
             efm_c: vec![0.0; nv],
+            act_k: joint_actuator_terms(m, |k, _| k),
+            act_b: joint_actuator_terms(m, |_, b| b),
             flex_on: vec![false; m.nflex],
             flex_scale: vec![0.0; m.nflex],
             blocks: vec![0.0; 9 * nslot],
@@ -135,7 +141,7 @@ impl MetricState {
 }
 
 /// Joint-spring stiffness per dof, `h·max(0, k)` (`effDiagStiff`); returns whether any is set.
-fn diag_stiff(m: &Model, d: &Data, ck: &mut [f64]) -> bool {
+fn diag_stiff(m: &Model, d: &Data, act_k: &[f64], ck: &mut [f64]) -> bool {
     ck.fill(0.0);
     if m.opt.disabled(disable::SPRING) {
         return false;
@@ -158,46 +164,31 @@ fn diag_stiff(m: &Model, d: &Data, ck: &mut [f64]) -> bool {
         any = any || k > 0.0;
     }
     let _ = d;
-    // position-dependent actuators on a joint: their stiffness −∂f/∂q = max(0, −bias1)·gear²
+    // position-dependent actuators on a joint
     if !m.opt.disabled(disable::ACTUATION) {
-        for i in 0..m.nu {
-            if let Some((dof, k, _)) = joint_actuator_terms(m, i) {
-                if k > 0.0 {
-                    ck[dof] += h * k;
-                    any = true;
-                }
-            }
+        for (c, &k) in ck.iter_mut().zip(act_k) {
+            *c += h * k;
+            any = any || k > 0.0;
         }
     }
     any
 }
 
-/// For an affine actuator on a hinge or slide joint: its dof, stiffness `max(0, −bias1)·gear²`
-/// and damping `max(0, −bias2)·gear²` (only their PSD parts enter the metric).
-pub fn joint_actuator_terms(m: &Model, i: usize) -> Option<(usize, f64, f64)> {
-    if m.actuator_trntype[i] != 0 || m.actuator_biastype[i] != 1 {
-        return None;
+/// A per-dof sum over the affine actuators on hinge and slide joints of `pick(stiffness,
+/// damping)`, with stiffness `max(0, −bias1)·gear²` and damping `max(0, −bias2)·gear²` (only
+/// their PSD parts enter the metric).
+fn joint_actuator_terms(m: &Model, pick: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    let mut out = vec![0.0; m.nv];
+    for i in 0..m.nu {
+        if m.actuator_trntype[i] != 0 || m.actuator_biastype[i] != 1 {
+            continue;
+        }
+        let j = m.actuator_trnid[2 * i] as usize;
+        let g2 = m.actuator_gear[6 * i] * m.actuator_gear[6 * i];
+        let b = &m.actuator_biasprm[10 * i..10 * i + 3];
+        out[m.jnt_dofadr[j] as usize] += pick((-b[1]).max(0.0) * g2, (-b[2]).max(0.0) * g2);
     }
-    let j = m.actuator_trnid[2 * i] as usize;
-    let g2 = m.actuator_gear[6 * i] * m.actuator_gear[6 * i];
-    let b = &m.actuator_biasprm[10 * i..10 * i + 3];
-    Some((
-        m.jnt_dofadr[j] as usize,
-        (-b[1]).max(0.0) * g2,
-        (-b[2]).max(0.0) * g2,
-    ))
-}
-
-/// Actuator damping per dof for the metric's `h·D` (joint transmissions).
-fn actuator_damping(m: &Model, dof: usize) -> f64 {
-    if m.opt.disabled(disable::ACTUATION) {
-        return 0.0;
-    }
-    (0..m.nu)
-        .filter_map(|i| joint_actuator_terms(m, i))
-        .filter(|t| t.0 == dof)
-        .map(|t| t.2)
-        .sum()
+    out
 }
 
 /// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
@@ -213,9 +204,10 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     super::interp::build(m, d, &mut s.interp);
     let ms = &mut s.metric;
     let h = m.opt.timestep;
-    let any_stiff = diag_stiff(m, d, &mut ms.efm_ck);
+    let any_stiff = diag_stiff(m, d, &ms.act_k, &mut ms.efm_ck);
     let damper = !m.opt.disabled(disable::DAMPER);
-    let act_damp = (0..m.nu).any(|i| joint_actuator_terms(m, i).is_some_and(|t| t.2 > 0.0));
+    let acting = !m.opt.disabled(disable::ACTUATION);
+    let act_damp = acting && ms.act_b.iter().any(|&b| b > 0.0);
     ms.has_diag = any_stiff || (damper && m.dof_damping.iter().any(|&b| b > 0.0)) || act_damp;
     let s1 = if m.opt.disabled(disable::SPRING) {
         0.0
@@ -609,13 +601,15 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     if ms.has_diag {
         let damper = !m.opt.disabled(disable::DAMPER);
+        let acting = !m.opt.disabled(disable::ACTUATION);
         for i in 0..m.nv {
             let damp = if damper {
                 m.dof_damping[i].max(0.0)
             } else {
                 0.0
             };
-            ms.efm_diag[i] = h * (damp + actuator_damping(m, i)) + h * ms.efm_ck[i];
+            let act = if acting { ms.act_b[i] } else { 0.0 };
+            ms.efm_diag[i] = h * (damp + act) + h * ms.efm_ck[i];
             c[i] -= ms.efm_ck[i] * d.a.qvel[i];
         }
         // the backbone qH = M + diag(efm_diag), factored in M's sparsity
@@ -798,7 +792,7 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     for i in 0..m.nv {
         rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
     }
-    super::freebody::local_solve(m, d, &rhs, &mut qacc, true);
+    s.free.local_solve(m, d, &rhs, &mut qacc, true);
     s.qfrc_tmp = rhs;
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;

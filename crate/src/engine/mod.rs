@@ -46,6 +46,7 @@ pub struct Scratch {
     pub interp: interp::InterpScratch,
     pub rows: constraint::RowScratch,
     pub implicit: implicit::ImplicitScratch,
+    pub free: freebody::FreeBodies,
 }
 
 impl Scratch {
@@ -68,6 +69,7 @@ impl Scratch {
             elastic: elastic::ElasticScratch::new(m),
             interp: interp::InterpScratch::new(m),
             rows: constraint::RowScratch::new(m.nv),
+            free: freebody::FreeBodies::new(m),
             implicit: {
                 let mut w = implicit::ImplicitScratch::default();
                 if m.opt.integrator == crate::model::Integrator::Implicit {

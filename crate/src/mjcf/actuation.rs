@@ -137,6 +137,13 @@ const ACT_COMMON: [&str; 18] = [
 ];
 
 /// Reads one actuator element (or its default) into `a`, following the shortcut semantics of
+/// The shortcuts' fixed gain and no dynamics, with bias type none (0) or affine (1).
+fn set_kinds(a: &mut ActuatorSpec, biastype: i32) {
+    a.gaintype = 0;
+    a.biastype = biastype;
+    a.dyntype = 0;
+}
+
 /// The attribute's number if it is present.
 fn optional_f64(e: &Element, name: &str) -> Result<Option<f64>> {
     if e.attr(name).is_none() {
@@ -248,9 +255,7 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         }
         "motor" => {
             a.gainprm[0] = 1.0;
-            a.gaintype = 0;
-            a.biastype = 0;
-            a.dyntype = 0;
+            set_kinds(a, 0);
         }
         "position" => {
             // unset shortcut parameters inherit the class default (MuJoCo reads them over
@@ -277,18 +282,14 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
                 // positive biasprm[2] is a damping ratio, resolved at compile time
                 a.biasprm[2] = v;
             }
-            a.gaintype = 0;
-            a.biastype = 1;
-            a.dyntype = 0;
+            set_kinds(a, 1);
         }
         "velocity" => {
             let mut kv = a.gainprm[0];
             e.read_f64("kv", &mut kv)?;
             a.gainprm[0] = kv;
             a.biasprm[2] = -kv;
-            a.gaintype = 0;
-            a.biastype = 1;
-            a.dyntype = 0;
+            set_kinds(a, 1);
         }
         _ => {}
     }
