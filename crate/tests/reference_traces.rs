@@ -84,6 +84,10 @@ macro_rules! reference_cases {
 }
 
 reference_cases!(
+    cloth_vert_euler,
+    cloth_vert_rk4_newton,
+    cloth_vert_flipped_newton,
+    cloth_vert_floor,
     cable1d_free,
     cloth_on_spinning_hinge,
     shell_cantilever_euler,

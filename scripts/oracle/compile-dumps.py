@@ -19,7 +19,7 @@ import re
 
 import mujoco
 
-SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap",
+SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap", "nJfv",
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey"]
 
@@ -40,6 +40,8 @@ flexedge_invweight0 flex_radius flex_stiffnessadr flex_stiffness flex_bendingadr
 flex_damping flex_edgestiffness flex_edgedamping flex_edgeequality flex_rigid flexedge_rigid
 flex_centered flex_contype flex_conaffinity flex_condim flex_selfcollide flex_activelayers
 flex_passive flex_friction flex_margin flex_gap flex_solref flex_solimp flex_edgeflap
+flex_vertedgeadr flex_vertedgenum flex_vertedge flex_vertmetric flexvert_J_rownnz flexvert_J_rowadr
+flexvert_J_colind
 eq_type eq_solref eq_solimp
 tendon_adr tendon_num tendon_stiffness tendon_damping tendon_lengthspring tendon_length0
 tendon_invweight0

@@ -3,6 +3,7 @@
 
 pub mod flex;
 pub mod flexcomp;
+pub mod flexvert;
 pub mod interp;
 pub mod material;
 pub mod mesh;
@@ -70,17 +71,6 @@ pub fn compile(spec: &Spec) -> Result<Model> {
     let mut m = build(spec)?;
     setconst::set_const(&mut m)?;
     checks::check_engine(&m)?;
-    // after MuJoCo's own checks, so a model MuJoCo rejects gets MuJoCo's message
-    if let Some(i) = m.eq_type.iter().position(|&t| t == 5) {
-        // the per-vertex isometry rows (flexvert_length/flexvert_J) are not in the
-        // constraint stage yet: refuse rather than simulate without them
-        let line = spec.equalities.get(i).map_or(0, |q| q.line);
-        return Err(Error::unsupported(
-            "vertex equality (edge equality=\"vert\", <flexvert>) is not supported by flexlab yet",
-        )
-        .at_element("equality")
-        .at_line(line));
-    }
     Ok(m)
 }
 

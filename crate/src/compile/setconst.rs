@@ -126,12 +126,6 @@ fn flex_sparse(m: &mut Model, d: &Data) {
     m.nJfe = njfe.max(colind.len());
     colind.resize(m.nJfe, 0);
     m.flexedge_J_colind = colind;
-    m.flex_vertedgeadr = vec![0; m.nflexvert];
-    m.flex_vertedgenum = vec![0; m.nflexvert];
-    m.flex_vertedge = vec![0; 2 * m.nflexedge];
-    m.flex_vertmetric = vec![0.0; 4 * m.nflexvert];
-    m.flexvert_J_rownnz = vec![0; 2 * m.nflexvert];
-    m.flexvert_J_rowadr = vec![0; 2 * m.nflexvert];
 }
 
 fn ancestor_dofs(m: &Model, b1: usize, b2: usize) -> usize {
@@ -183,6 +177,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     }
 
     flex_sparse(m, &d);
+    super::flexvert::vert_sparse(m)?;
     let mut d = Data::new(m);
     d.a.qpos.copy_from_slice(&m.qpos0);
     kinematics::kinematics(m, &mut d);

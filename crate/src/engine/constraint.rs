@@ -33,7 +33,11 @@ const MAXIMP: f64 = 0.9999;
 
 /// Capacity of the constraint-row buffers.
 pub fn max_rows(m: &Model, maxcon: usize) -> usize {
-    m.nflexedge + 2 * m.njnt + m.nv + 6 * m.neq + 6 * maxcon + 16
+    let vert_rows: usize = (0..m.nflex)
+        .filter(|&f| m.flex_dim[f] == 2 && m.flex_edgeequality[f] == 2)
+        .map(|f| 2 * m.flex_vertnum[f] as usize)
+        .sum();
+    m.nflexedge + vert_rows + 2 * m.njnt + m.nv + 6 * m.neq + 6 * maxcon + 16
 }
 
 /// Capacity of the sparse constraint Jacobian.
@@ -563,6 +567,45 @@ fn equality_rows(
                     }
                 }
             }
+            5 => {
+                // vertex isometry: two rows per vertex; rows without dofs are skipped
+                let f = m.eq_obj1id[i] as usize;
+                let vb = m.flex_vertadr[f] as usize;
+                for row in 2 * vb..2 * (vb + m.flex_vertnum[f] as usize) {
+                    let adr = m.flexvert_J_rowadr[row] as usize;
+                    let nnz = m.flexvert_J_rownnz[row] as usize;
+                    if nnz == 0 {
+                        continue;
+                    }
+                    let mut chain = std::mem::take(&mut rs.touched);
+                    chain.clear();
+                    chain.extend(
+                        m.flexvert_J_colind[adr..adr + nnz]
+                            .iter()
+                            .map(|&c| c as usize),
+                    );
+                    let mut tmp = std::mem::take(&mut rs.rows);
+                    tmp[..nnz].copy_from_slice(&d.a.flexvert_J[adr..adr + nnz]);
+                    let pos = d.a.flexvert_length[row];
+                    let ok = add_rows(
+                        d,
+                        &tmp[..nnz],
+                        &chain,
+                        &[pos],
+                        &[0.0],
+                        0.0,
+                        1,
+                        kind::EQUALITY,
+                        i,
+                    );
+                    rs.rows = tmp;
+                    chain.clear();
+                    rs.touched = chain;
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
             6 => {
                 // flex strain (interpolated flexes): one row per stored mode of the element
                 let n = super::interp::strain_prepare(m, d, is, i);
@@ -748,6 +791,22 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                         }
                         d.a.efc_diagApprox[i] = m.flexedge_invweight0[e];
                         i += 1;
+                    }
+                    continue;
+                }
+                5 => {
+                    // MuJoCo writes two values per vertex whether or not its rows exist (a
+                    // vertex without dofs has none), so later rows can inherit them
+                    let f = m.eq_obj1id[id] as usize;
+                    let vb = m.flex_vertadr[f] as usize;
+                    for v in vb..vb + m.flex_vertnum[f] as usize {
+                        let w = m.body_invweight0[2 * m.flex_vertbodyid[v] as usize];
+                        for _ in 0..2 {
+                            if i < d.nefc {
+                                d.a.efc_diagApprox[i] = w;
+                            }
+                            i += 1;
+                        }
                     }
                     continue;
                 }

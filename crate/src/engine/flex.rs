@@ -269,6 +269,7 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
 
     // edge lengths and Jacobians
     d.a.flexedge_J.fill(0.0);
+    d.a.flexvert_J.fill(0.0);
     for f in 0..m.nflex {
         if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
             continue;
@@ -310,6 +311,9 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
                     + s.jacdif[c + nv] * vec[1]
                     + s.jacdif[c + 2 * nv] * vec[2];
             }
+        }
+        if m.flex_dim[f] == 2 && m.flex_edgeequality[f] == 2 {
+            super::flexvert::vert_lengths(m, d, s, f);
         }
     }
 }

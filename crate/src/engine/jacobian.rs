@@ -173,6 +173,9 @@ pub struct JacScratch {
     pub jac1: Vec<f64>,
     pub jac2: Vec<f64>,
     pub jacdif: Vec<f64>,
+    /// Dense accumulators of the two vertex-equality rows of one vertex (kept zero between uses).
+    pub dense0: Vec<f64>,
+    pub dense1: Vec<f64>,
 }
 
 impl JacScratch {
@@ -182,6 +185,8 @@ impl JacScratch {
             jac1: vec![0.0; 3 * nv.max(1)],
             jac2: vec![0.0; 3 * nv.max(1)],
             jacdif: vec![0.0; 3 * nv.max(1)],
+            dense0: vec![0.0; nv],
+            dense1: vec![0.0; nv],
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod elastic;
 pub mod energy;
 pub mod flex;
 pub mod flexcsr;
+pub mod flexvert;
 pub mod fluid;
 pub mod forward;
 pub mod freebody;
