@@ -32,6 +32,10 @@ pub struct SolverScratch {
     ar: Vec<f64>,
     y: Vec<f64>,
     force: Vec<f64>,
+    /// PGS: forces before the last extrapolation, after it, and the block starts.
+    pgs_prev: Vec<f64>,
+    pgs_momentum: Vec<f64>,
+    pgs_blocks: Vec<usize>,
 }
 
 impl SolverScratch {
@@ -60,6 +64,9 @@ impl SolverScratch {
             ar: Vec::new(),
             y: Vec::new(),
             force: z(maxefc),
+            pgs_prev: z(maxefc),
+            pgs_momentum: z(maxefc),
+            pgs_blocks: Vec::with_capacity(maxefc),
         }
     }
 }
@@ -949,9 +956,171 @@ fn direction(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, ne
     w.mgrad = mgrad;
 }
 
-/// Projected Gauss–Seidel on the dual (`mj_solPGS`): `AR = J·M̃⁻¹·Jᵀ + R`.
+/// MuJoCo's PCG32 generator, used to shuffle PGS's visiting order reproducibly.
+struct Pcg32 {
+    state: u64,
+    inc: u64,
+}
+
+impl Pcg32 {
+    fn next(&mut self) -> u32 {
+        let old = self.state;
+        self.state = old
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(self.inc | 1);
+        let xorshifted = (((old >> 18) ^ old) >> 27) as u32;
+        let rot = (old >> 59) as u32;
+        xorshifted.rotate_right(rot)
+    }
+
+    /// Fisher–Yates, from the end, as MuJoCo's `shuffle_int`.
+    fn shuffle(&mut self, a: &mut [usize]) {
+        for i in (1..a.len()).rev() {
+            let j = (self.next() % (i as u32 + 1)) as usize;
+            a.swap(i, j);
+        }
+    }
+}
+
+/// `min ½xᵀAx + xᵀb` subject to `Σ(xᵢ/dᵢ)² ≤ r²` (MuJoCo's `mju_QCQP*`): Newton on the
+/// multiplier of the scaled problem. Returns whether the constraint is active.
+fn qcqp(res: &mut [f64], ain: &[f64], bin: &[f64], dmu: &[f64], r: f64) -> bool {
+    let n = res.len();
+    let mut a = [0.0; 25];
+    let mut b = [0.0; 5];
+    for i in 0..n {
+        b[i] = bin[i] * dmu[i];
+        for j in 0..n {
+            a[j + i * n] = ain[j + i * n] * dmu[i] * dmu[j];
+        }
+    }
+    let mut la = 0.0;
+    let mut v = [0.0; 5];
+    for _ in 0..20 {
+        // Cholesky of A + la·I; a pivot under 1e-10 means "not SPD": no friction
+        let mut l = [0.0; 25];
+        for i in 0..n {
+            for j in 0..=i {
+                let mut sum = a[i * n + j] + if i == j { la } else { 0.0 };
+                for k in 0..j {
+                    sum -= l[i * n + k] * l[j * n + k];
+                }
+                if i == j {
+                    if sum < 1e-10 {
+                        res.fill(0.0);
+                        return false;
+                    }
+                    l[i * n + i] = sum.sqrt();
+                } else {
+                    l[i * n + j] = sum / l[j * n + j];
+                }
+            }
+        }
+        let solve = |rhs: &[f64; 5]| {
+            let mut y = [0.0; 5];
+            for i in 0..n {
+                let mut t = rhs[i];
+                for k in 0..i {
+                    t -= l[i * n + k] * y[k];
+                }
+                y[i] = t / l[i * n + i];
+            }
+            for i in (0..n).rev() {
+                let mut t = y[i];
+                for k in i + 1..n {
+                    t -= l[k * n + i] * y[k];
+                }
+                y[i] = t / l[i * n + i];
+            }
+            y
+        };
+        let x = solve(&b);
+        for i in 0..n {
+            v[i] = -x[i];
+        }
+        let val: f64 = v[..n].iter().map(|x| x * x).sum::<f64>() - r * r;
+        if val < 1e-10 {
+            break;
+        }
+        let t = solve(&v);
+        let deriv = -2.0 * (0..n).map(|i| v[i] * t[i]).sum::<f64>();
+        let delta = -val / deriv;
+        if delta < 1e-10 {
+            break;
+        }
+        la += delta;
+    }
+    for i in 0..n {
+        res[i] = v[i] * dmu[i];
+    }
+    la != 0.0
+}
+
+/// Scales friction onto the ellipsoid `Σ(fⱼ/μⱼ)² = normal²` (only if outside, when `feasible`).
+fn project_ellipsoid(fr: &mut [f64], normal: f64, mu: &[f64], feasible: bool) {
+    let s: f64 = fr.iter().zip(mu).map(|(f, m)| f * f / (m * m)).sum();
+    let n2 = normal * normal;
+    if !feasible || s > n2 {
+        let scl = (n2 / s.max(crate::math::MINVAL)).sqrt();
+        for f in fr.iter_mut() {
+            *f *= scl;
+        }
+    }
+}
+
+/// Dual constraint states from the forces (`dualState`).
+fn dual_state(d: &mut Data, force: &[f64]) {
+    let (ne, nf, n) = (d.ne, d.nf, d.nefc);
+    let mut i = 0;
+    while i < n {
+        if i < ne {
+            d.a.efc_state[i] = state::QUADRATIC;
+        } else if i < ne + nf {
+            let fl = d.a.efc_frictionloss[i];
+            d.a.efc_state[i] = if force[i] <= -fl {
+                state::LINEARPOS
+            } else if force[i] >= fl {
+                state::LINEARNEG
+            } else {
+                state::QUADRATIC
+            };
+        } else if d.a.efc_type[i] == kind::CONTACT_ELLIPTIC {
+            let c = &d.contact[d.a.efc_id[i] as usize];
+            let dim = c.dim as usize;
+            let mu = c.mu;
+            let nrm = force[i] / mu;
+            let t = (1..dim)
+                .map(|j| (force[i + j] / c.friction[j - 1]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            let st = if mu * nrm >= t {
+                state::SATISFIED
+            } else if nrm + mu * t <= 0.0 {
+                state::QUADRATIC
+            } else {
+                state::CONE
+            };
+            d.a.efc_state[i..i + dim].fill(st);
+            i += dim;
+            continue;
+        } else {
+            d.a.efc_state[i] = if force[i] <= 0.0 {
+                state::SATISFIED
+            } else {
+                state::QUADRATIC
+            };
+        }
+        i += 1;
+    }
+}
+
+/// Projected Gauss–Seidel on the dual (`mj_solPGS`): `AR = J·M̃⁻¹·Jᵀ + R`, warm-started from
+/// the forces the previous acceleration implies, blocks visited in a PCG32-shuffled order each
+/// sweep, with Nesterov extrapolation and O'Donoghue–Candès restart, elliptic cones by a ray
+/// update then a QCQP on the friction, and a sweep's cost improvement as the stopping test.
 fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     let (nv, n) = (m.nv, d.nefc);
+    let (ne, nf) = (d.ne, d.nf);
     let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
     w.ar.clear();
     w.ar.resize(n * n, 0.0);
@@ -966,11 +1135,10 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         }
         let t = std::mem::take(&mut w.tmp);
         let mut out = std::mem::take(&mut w.mgrad);
+        out.copy_from_slice(&t);
         if s.metric.active && s.metric.has_diag {
-            out.copy_from_slice(&t);
             solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut out);
         } else {
-            out.copy_from_slice(&t);
             solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, &mut out);
         }
         w.y[r * nv..(r + 1) * nv].copy_from_slice(&out);
@@ -995,87 +1163,236 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     for r in 0..n {
         w.jar[r] -= d.a.efc_aref[r];
     }
-    let f = &mut w.force;
+    let ar = std::mem::take(&mut w.ar);
+    let b = std::mem::take(&mut w.jar);
+    let ardot = |r: usize, f: &[f64]| -> f64 {
+        let row = &ar[r * n..(r + 1) * n];
+        row.iter().zip(f).map(|(a, x)| a * x).sum::<f64>()
+    };
+
+    // warm start: the primal forces of qacc_warmstart, unless zero is better for the dual
+    let mut f = std::mem::take(&mut w.force);
     f[..n].fill(0.0);
-    let cost_of = |f: &[f64], ar: &[f64], b: &[f64]| {
+    if !m.opt.disabled(disable::WARMSTART) {
+        let mut jw = std::mem::take(&mut w.jv);
+        constraint::mul_jac(d, &mut jw, &d.a.qacc_warmstart);
+        for r in 0..n {
+            jw[r] -= d.a.efc_aref[r];
+        }
+        constraint::update(d, &jw[..n], false);
+        w.jv = jw;
+        f[..n].copy_from_slice(&d.a.efc_force[..n]);
         let mut c = 0.0;
         for r in 0..n {
-            let mut a = 0.0;
-            for k in 0..n {
-                a += ar[r * n + k] * f[k];
-            }
-            c += f[r] * (0.5 * a + b[r]);
+            c += f[r] * b[r];
         }
-        c
-    };
-    let mut cost = 0.0;
+        let mut q = 0.0;
+        for r in 0..n {
+            q += f[r] * ardot(r, &f[..n]);
+        }
+        if c + 0.5 * q > 0.0 {
+            f[..n].fill(0.0);
+        }
+    }
+    let force = &mut f[..n];
+
+    let mut blocks = std::mem::take(&mut w.pgs_blocks);
+    blocks.clear();
+    let mut r = 0;
+    while r < n {
+        blocks.push(r);
+        r += if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
+            d.contact[d.a.efc_id[r] as usize].dim as usize
+        } else {
+            1
+        };
+    }
+    let mut rng = Pcg32 { state: 0, inc: 1 };
+    rng.next();
+    let mut prev_buf = std::mem::take(&mut w.pgs_prev);
+    let mut mom_buf = std::mem::take(&mut w.pgs_momentum);
+    let prev = &mut prev_buf[..n];
+    let momentum = &mut mom_buf[..n];
+    prev.copy_from_slice(force);
+    let mut nesterov_k: i64 = 0;
     let mut iter = 0;
     while iter < m.opt.iterations as usize {
-        iter += 1;
-        let mut r = 0;
-        while r < n {
-            let tp = d.a.efc_type[r];
-            let res = |f: &[f64], r: usize| {
-                let mut a = w.jar[r];
-                for k in 0..n {
-                    a += w.ar[r * n + k] * f[k];
+        // Nesterov extrapolation, projected back onto the feasible set
+        let beta = if iter > 0 {
+            (nesterov_k - 1) as f64 / (nesterov_k + 2) as f64
+        } else {
+            0.0
+        };
+        if beta > 0.0 {
+            for c in 0..n {
+                let save = force[c];
+                force[c] += beta * (force[c] - prev[c]);
+                prev[c] = save;
+            }
+            for c in ne..ne + nf {
+                let fl = d.a.efc_frictionloss[c];
+                force[c] = force[c].clamp(-fl, fl);
+            }
+            let mut c = ne + nf;
+            while c < n {
+                if d.a.efc_type[c] == kind::CONTACT_ELLIPTIC {
+                    let con = &d.contact[d.a.efc_id[c] as usize];
+                    let dim = con.dim as usize;
+                    if force[c] < 0.0 {
+                        force[c..c + dim].fill(0.0);
+                    } else {
+                        let nrm = force[c];
+                        project_ellipsoid(
+                            &mut force[c + 1..c + dim],
+                            nrm,
+                            &con.friction[..dim - 1],
+                            true,
+                        );
+                    }
+                    c += dim;
+                } else {
+                    force[c] = force[c].max(0.0);
+                    c += 1;
                 }
-                a
+            }
+        } else {
+            prev.copy_from_slice(force);
+        }
+        momentum.copy_from_slice(force);
+
+        let mut improvement = 0.0;
+        rng.shuffle(&mut blocks);
+        for &i in &blocks {
+            let elliptic = d.a.efc_type[i] == kind::CONTACT_ELLIPTIC;
+            let dim = if elliptic {
+                d.contact[d.a.efc_id[i] as usize].dim as usize
+            } else {
+                1
             };
-            if tp == kind::CONTACT_ELLIPTIC {
-                let id = d.a.efc_id[r] as usize;
-                let dim = d.contact[id].dim as usize;
-                let (mu, fr) = (d.contact[id].friction[0], d.contact[id].friction);
-                // normal, then friction with projection onto the cone
-                let rn = res(f, r);
-                f[r] = (f[r] - rn / w.ar[r * n + r]).max(0.0);
-                for j in 1..dim {
-                    let rj = res(f, r + j);
-                    f[r + j] -= rj / w.ar[(r + j) * n + r + j];
+            let mut res = [0.0; 6];
+            for j in 0..dim {
+                res[j] = b[i + j] + ardot(i + j, force);
+            }
+            let mut old = [0.0; 6];
+            old[..dim].copy_from_slice(&force[i..i + dim]);
+            let mut athis = [0.0; 36];
+            if !elliptic {
+                force[i] -= res[0] / ar[i * n + i];
+                if i >= ne && i < ne + nf {
+                    let fl = d.a.efc_frictionloss[i];
+                    force[i] = force[i].clamp(-fl, fl);
+                } else if i >= ne + nf && force[i] < 0.0 {
+                    force[i] = 0.0;
                 }
-                let mut tn = 0.0;
-                for j in 1..dim {
-                    tn += (f[r + j] / fr[j - 1]).powi(2);
-                }
-                let tn = tn.sqrt();
-                if tn > f[r] && tn > 0.0 {
-                    let sc = f[r] / tn;
-                    for j in 1..dim {
-                        f[r + j] *= sc;
+                athis[0] = ar[i * n + i];
+            } else {
+                let con = &d.contact[d.a.efc_id[i] as usize];
+                let mu = con.friction;
+                for p in 0..dim {
+                    for q in 0..dim {
+                        athis[p * dim + q] = ar[(i + p) * n + i + q];
                     }
                 }
-                let _ = mu;
-                r += dim;
-                continue;
+                if force[i] < crate::math::MINVAL {
+                    // normal update
+                    force[i] -= res[0] / ar[i * n + i];
+                    force[i] = force[i].max(0.0);
+                    force[i + 1..i + dim].fill(0.0);
+                } else {
+                    // ray update along the current force
+                    let mut v = [0.0; 6];
+                    v[..dim].copy_from_slice(&force[i..i + dim]);
+                    let mut denom = 0.0;
+                    for p in 0..dim {
+                        let mut t = 0.0;
+                        for q in 0..dim {
+                            t += athis[p * dim + q] * v[q];
+                        }
+                        denom += v[p] * t;
+                    }
+                    if denom >= crate::math::MINVAL {
+                        let mut x = -(0..dim).map(|p| v[p] * res[p]).sum::<f64>() / denom;
+                        if force[i] + x * v[0] < 0.0 {
+                            x = -v[0] / force[i];
+                        }
+                        for p in 0..dim {
+                            force[i + p] += x * v[p];
+                        }
+                    }
+                }
+                // friction update with the normal fixed
+                let k = dim - 1;
+                let mut ac = [0.0; 25];
+                let mut bc = [0.0; 5];
+                for p in 0..k {
+                    for q in 0..k {
+                        ac[p * k + q] = athis[(p + 1) * dim + 1 + q];
+                    }
+                    bc[p] = res[p + 1];
+                    for q in 0..k {
+                        bc[p] -= ac[p * k + q] * old[1 + q];
+                    }
+                    bc[p] += athis[(p + 1) * dim] * (force[i] - old[0]);
+                }
+                if force[i] < crate::math::MINVAL {
+                    force[i + 1..i + dim].fill(0.0);
+                } else {
+                    let mut v = [0.0; 5];
+                    let active = qcqp(&mut v[..k], &ac[..k * k], &bc[..k], &mu[..k], force[i]);
+                    if active {
+                        project_ellipsoid(&mut v[..k], force[i], &mu[..k], false);
+                    }
+                    force[i + 1..i + dim].copy_from_slice(&v[..k]);
+                }
             }
-            let rr = res(f, r);
-            let mut v = f[r] - rr / w.ar[r * n + r];
-            if r >= d.ne && r < d.ne + d.nf {
-                let fl = d.a.efc_frictionloss[r];
-                v = v.clamp(-fl, fl);
-            } else if r >= d.ne + d.nf {
-                v = v.max(0.0);
+            // cost change of this block; an increase is undone
+            let change = {
+                let mut delta = [0.0; 6];
+                for p in 0..dim {
+                    delta[p] = force[i + p] - old[p];
+                }
+                let mut quad = 0.0;
+                for p in 0..dim {
+                    for q in 0..dim {
+                        quad += delta[p] * athis[p * dim + q] * delta[q];
+                    }
+                }
+                let lin: f64 = (0..dim).map(|p| delta[p] * res[p]).sum();
+                0.5 * quad + lin
+            };
+            if change > 1e-10 {
+                force[i..i + dim].copy_from_slice(&old[..dim]);
+            } else {
+                improvement -= change;
             }
-            f[r] = v;
-            r += 1;
         }
-        let old = cost;
-        cost = cost_of(f, &w.ar, &w.jar);
-        if iter > 1 && scale * (old - cost) < m.opt.tolerance {
+        improvement *= scale;
+
+        // restart the momentum when the correction opposes the extrapolation
+        let restart = iter > 0 && {
+            let mut dotp = 0.0;
+            for c in 0..n {
+                dotp += (force[c] - momentum[c]) * (momentum[c] - prev[c]);
+            }
+            dotp < 0.0
+        };
+        nesterov_k = if restart { 0 } else { nesterov_k + 1 };
+        iter += 1;
+        if improvement < m.opt.tolerance {
             break;
         }
     }
-    d.a.efc_force[..n].copy_from_slice(&f[..n]);
-    for r in 0..n {
-        d.a.efc_state[r] = if f[r] != 0.0 {
-            state::QUADRATIC
-        } else {
-            state::SATISFIED
-        };
-    }
+    d.a.efc_force[..n].copy_from_slice(force);
+    dual_state(d, &f[..n]);
+    w.pgs_prev = prev_buf;
+    w.pgs_momentum = mom_buf;
+    w.pgs_blocks = blocks;
+    w.ar = ar;
+    w.jar = b;
     let force = std::mem::take(&mut d.a.efc_force);
     constraint::mul_jac_t(d, &mut w.qfrc, &force);
     d.a.efc_force = force;
+    w.force = f;
     d.a.qfrc_constraint.copy_from_slice(&w.qfrc);
     // qacc = a_s + M̃⁻¹·Jᵀf
     let mut x = std::mem::take(&mut w.tmp);
