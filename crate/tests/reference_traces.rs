@@ -86,6 +86,7 @@ macro_rules! reference_cases {
 reference_cases!(
     cloth_edge_pgs,
     ramp_elliptic_pgs,
+    cloth_pair_pgs,
     cloth_vert_euler,
     cloth_vert_rk4_newton,
     cloth_vert_flipped_newton,

@@ -36,6 +36,10 @@ pub struct SolverScratch {
     pgs_prev: Vec<f64>,
     pgs_momentum: Vec<f64>,
     pgs_blocks: Vec<usize>,
+    pgs_list: Vec<usize>,
+    pgs_label: Vec<usize>,
+    pgs_tree: Vec<usize>,
+    pgs_first: Vec<usize>,
 }
 
 impl SolverScratch {
@@ -67,6 +71,10 @@ impl SolverScratch {
             pgs_prev: z(maxefc),
             pgs_momentum: z(maxefc),
             pgs_blocks: Vec::with_capacity(maxefc),
+            pgs_list: Vec::with_capacity(maxefc),
+            pgs_label: Vec::with_capacity(maxefc),
+            pgs_tree: Vec::with_capacity(m.ntree),
+            pgs_first: Vec::with_capacity(m.ntree),
         }
     }
 }
@@ -1114,94 +1122,96 @@ fn dual_state(d: &mut Data, force: &[f64]) {
     }
 }
 
-/// Projected Gauss–Seidel on the dual (`mj_solPGS`): `AR = J·M̃⁻¹·Jᵀ + R`, warm-started from
-/// the forces the previous acceleration implies, blocks visited in a PCG32-shuffled order each
-/// sweep, with Nesterov extrapolation and O'Donoghue–Candès restart, elliptic cones by a ray
-/// update then a QCQP on the friction, and a sweep's cost improvement as the stopping test.
-fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
-    let (nv, n) = (m.nv, d.nefc);
-    let (ne, nf) = (d.ne, d.nf);
-    let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
-    w.ar.clear();
-    w.ar.resize(n * n, 0.0);
-    w.y.clear();
-    w.y.resize(n * nv, 0.0);
-    // Y = M̃⁻¹·Jᵀ, one row at a time
-    for r in 0..n {
-        w.tmp.fill(0.0);
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        for k in adr..adr + d.a.efc_J_rownnz[r] as usize {
-            w.tmp[d.a.efc_J_colind[k] as usize] = d.a.efc_J[k];
+/// Labels each constraint row with the first row of its island (`mj_island`): rows that move
+/// dofs of the same kinematic tree, directly or through other rows, share an island. With
+/// islands disabled every row is in one.
+fn island_rows(
+    m: &Model,
+    d: &Data,
+    tree: &mut Vec<usize>,
+    first: &mut Vec<usize>,
+    label: &mut Vec<usize>,
+) {
+    let n = d.nefc;
+    label.clear();
+    if m.opt.disabled(disable::ISLAND) {
+        label.resize(n, 0);
+        return;
+    }
+    // union-find over trees, then each tree's component is named by its first row
+    tree.clear();
+    tree.extend(0..m.ntree);
+    fn root(t: &mut [usize], mut i: usize) -> usize {
+        while t[i] != i {
+            t[i] = t[t[i]];
+            i = t[i];
         }
-        let t = std::mem::take(&mut w.tmp);
-        let mut out = std::mem::take(&mut w.mgrad);
-        out.copy_from_slice(&t);
-        if s.metric.active && s.metric.has_diag {
-            solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut out);
-        } else {
-            solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, &mut out);
-        }
-        w.y[r * nv..(r + 1) * nv].copy_from_slice(&out);
-        w.tmp = t;
-        w.mgrad = out;
+        i
     }
     for r in 0..n {
         let adr = d.a.efc_J_rowadr[r] as usize;
-        let nn = d.a.efc_J_rownnz[r] as usize;
-        for c in 0..n {
-            let yc = &w.y[c * nv..(c + 1) * nv];
-            let mut v = 0.0;
-            for k in adr..adr + nn {
-                v += d.a.efc_J[k] * yc[d.a.efc_J_colind[k] as usize];
+        let cols = &d.a.efc_J_colind[adr..adr + d.a.efc_J_rownnz[r] as usize];
+        let Some(&c0) = cols.first() else { continue };
+        let t0 = root(tree, m.dof_treeid[c0 as usize] as usize);
+        for &c in &cols[1..] {
+            let t = root(tree, m.dof_treeid[c as usize] as usize);
+            if t != t0 {
+                tree[t] = t0;
             }
-            w.ar[r * n + c] = v;
         }
-        w.ar[r * n + r] += d.a.efc_R[r];
     }
-    // b = J·a_s − aref
-    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
+    let none = usize::MAX;
+    label.resize(n, none);
+    first.clear();
+    first.resize(tree.len(), none);
     for r in 0..n {
-        w.jar[r] -= d.a.efc_aref[r];
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let c0 = d.a.efc_J_colind[adr] as usize;
+        let t = root(tree, m.dof_treeid[c0] as usize);
+        if first[t] == none {
+            first[t] = r;
+        }
+        label[r] = first[t];
     }
-    let ar = std::mem::take(&mut w.ar);
-    let b = std::mem::take(&mut w.jar);
+}
+
+/// Buffers of one PGS island sweep, indexed by global row.
+struct PgsBuffers<'a> {
+    force: &'a mut [f64],
+    prev: &'a mut [f64],
+    momentum: &'a mut [f64],
+    blocks: &'a mut Vec<usize>,
+}
+
+/// PGS sweeps over one island's rows `list` (ascending), with its own shuffle sequence and
+/// stopping test, as MuJoCo's `solPGS` with an `efclist`. Returns the iteration count.
+fn pgs_island(
+    m: &Model,
+    d: &Data,
+    ar: &[f64],
+    b: &[f64],
+    list: &[usize],
+    buf: PgsBuffers,
+) -> usize {
+    let n = d.nefc;
+    let (ne, nf) = (d.ne, d.nf);
+    let scale = 1.0 / (m.stat.meaninertia * (m.nv.max(1) as f64));
+    let PgsBuffers {
+        force,
+        prev,
+        momentum,
+        blocks,
+    } = buf;
     let ardot = |r: usize, f: &[f64]| -> f64 {
         let row = &ar[r * n..(r + 1) * n];
         row.iter().zip(f).map(|(a, x)| a * x).sum::<f64>()
     };
-
-    // warm start: the primal forces of qacc_warmstart, unless zero is better for the dual
-    let mut f = std::mem::take(&mut w.force);
-    f[..n].fill(0.0);
-    if !m.opt.disabled(disable::WARMSTART) {
-        let mut jw = std::mem::take(&mut w.jv);
-        constraint::mul_jac(d, &mut jw, &d.a.qacc_warmstart);
-        for r in 0..n {
-            jw[r] -= d.a.efc_aref[r];
-        }
-        constraint::update(d, &jw[..n], false);
-        w.jv = jw;
-        f[..n].copy_from_slice(&d.a.efc_force[..n]);
-        let mut c = 0.0;
-        for r in 0..n {
-            c += f[r] * b[r];
-        }
-        let mut q = 0.0;
-        for r in 0..n {
-            q += f[r] * ardot(r, &f[..n]);
-        }
-        if c + 0.5 * q > 0.0 {
-            f[..n].fill(0.0);
-        }
-    }
-    let force = &mut f[..n];
-
-    let mut blocks = std::mem::take(&mut w.pgs_blocks);
     blocks.clear();
-    let mut r = 0;
-    while r < n {
+    let mut k = 0;
+    while k < list.len() {
+        let r = list[k];
         blocks.push(r);
-        r += if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
+        k += if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
             d.contact[d.a.efc_id[r] as usize].dim as usize
         } else {
             1
@@ -1209,11 +1219,9 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     }
     let mut rng = Pcg32 { state: 0, inc: 1 };
     rng.next();
-    let mut prev_buf = std::mem::take(&mut w.pgs_prev);
-    let mut mom_buf = std::mem::take(&mut w.pgs_momentum);
-    let prev = &mut prev_buf[..n];
-    let momentum = &mut mom_buf[..n];
-    prev.copy_from_slice(force);
+    for &c in list {
+        prev[c] = force[c];
+    }
     let mut nesterov_k: i64 = 0;
     let mut iter = 0;
     while iter < m.opt.iterations as usize {
@@ -1224,17 +1232,16 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
             0.0
         };
         if beta > 0.0 {
-            for c in 0..n {
+            for &c in list {
                 let save = force[c];
                 force[c] += beta * (force[c] - prev[c]);
                 prev[c] = save;
             }
-            for c in ne..ne + nf {
+            for &c in list.iter().filter(|&&c| c >= ne && c < ne + nf) {
                 let fl = d.a.efc_frictionloss[c];
                 force[c] = force[c].clamp(-fl, fl);
             }
-            let mut c = ne + nf;
-            while c < n {
+            for &c in blocks.iter().filter(|&&c| c >= ne + nf) {
                 if d.a.efc_type[c] == kind::CONTACT_ELLIPTIC {
                     let con = &d.contact[d.a.efc_id[c] as usize];
                     let dim = con.dim as usize;
@@ -1249,20 +1256,22 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
                             true,
                         );
                     }
-                    c += dim;
                 } else {
                     force[c] = force[c].max(0.0);
-                    c += 1;
                 }
             }
         } else {
-            prev.copy_from_slice(force);
+            for &c in list {
+                prev[c] = force[c];
+            }
         }
-        momentum.copy_from_slice(force);
+        for &c in list {
+            momentum[c] = force[c];
+        }
 
         let mut improvement = 0.0;
-        rng.shuffle(&mut blocks);
-        for &i in &blocks {
+        rng.shuffle(blocks);
+        for &i in blocks.iter() {
             let elliptic = d.a.efc_type[i] == kind::CONTACT_ELLIPTIC;
             let dim = if elliptic {
                 d.contact[d.a.efc_id[i] as usize].dim as usize
@@ -1371,7 +1380,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         // restart the momentum when the correction opposes the extrapolation
         let restart = iter > 0 && {
             let mut dotp = 0.0;
-            for c in 0..n {
+            for &c in list {
                 dotp += (force[c] - momentum[c]) * (momentum[c] - prev[c]);
             }
             dotp < 0.0
@@ -1382,6 +1391,113 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
             break;
         }
     }
+    iter
+}
+
+/// Projected Gauss–Seidel on the dual (`mj_solPGS`): `AR = J·M̃⁻¹·Jᵀ + R`, warm-started from
+/// the forces the previous acceleration implies, blocks visited in a PCG32-shuffled order each
+/// sweep, with Nesterov extrapolation and O'Donoghue–Candès restart, elliptic cones by a ray
+/// update then a QCQP on the friction, and a sweep's cost improvement as the stopping test.
+fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
+    let (nv, n) = (m.nv, d.nefc);
+    w.ar.clear();
+    w.ar.resize(n * n, 0.0);
+    w.y.clear();
+    w.y.resize(n * nv, 0.0);
+    // Y = M̃⁻¹·Jᵀ, one row at a time
+    for r in 0..n {
+        w.tmp.fill(0.0);
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        for k in adr..adr + d.a.efc_J_rownnz[r] as usize {
+            w.tmp[d.a.efc_J_colind[k] as usize] = d.a.efc_J[k];
+        }
+        let t = std::mem::take(&mut w.tmp);
+        let mut out = std::mem::take(&mut w.mgrad);
+        out.copy_from_slice(&t);
+        if s.metric.active && s.metric.has_diag {
+            solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut out);
+        } else {
+            solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, &mut out);
+        }
+        w.y[r * nv..(r + 1) * nv].copy_from_slice(&out);
+        w.tmp = t;
+        w.mgrad = out;
+    }
+    for r in 0..n {
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let nn = d.a.efc_J_rownnz[r] as usize;
+        for c in 0..n {
+            let yc = &w.y[c * nv..(c + 1) * nv];
+            let mut v = 0.0;
+            for k in adr..adr + nn {
+                v += d.a.efc_J[k] * yc[d.a.efc_J_colind[k] as usize];
+            }
+            w.ar[r * n + c] = v;
+        }
+        w.ar[r * n + r] += d.a.efc_R[r];
+    }
+    // b = J·a_s − aref
+    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
+    for r in 0..n {
+        w.jar[r] -= d.a.efc_aref[r];
+    }
+    let ar = std::mem::take(&mut w.ar);
+    let b = std::mem::take(&mut w.jar);
+    let ardot = |r: usize, f: &[f64]| -> f64 {
+        let row = &ar[r * n..(r + 1) * n];
+        row.iter().zip(f).map(|(a, x)| a * x).sum::<f64>()
+    };
+
+    // warm start: the primal forces of qacc_warmstart, unless zero is better for the dual
+    let mut f = std::mem::take(&mut w.force);
+    f[..n].fill(0.0);
+    if !m.opt.disabled(disable::WARMSTART) {
+        let mut jw = std::mem::take(&mut w.jv);
+        constraint::mul_jac(d, &mut jw, &d.a.qacc_warmstart);
+        for r in 0..n {
+            jw[r] -= d.a.efc_aref[r];
+        }
+        constraint::update(d, &jw[..n], false);
+        w.jv = jw;
+        f[..n].copy_from_slice(&d.a.efc_force[..n]);
+        let mut c = 0.0;
+        for r in 0..n {
+            c += f[r] * b[r];
+        }
+        let mut q = 0.0;
+        for r in 0..n {
+            q += f[r] * ardot(r, &f[..n]);
+        }
+        if c + 0.5 * q > 0.0 {
+            f[..n].fill(0.0);
+        }
+    }
+    let force = &mut f[..n];
+
+    // islands: rows grouped by the kinematic trees they couple, each solved on its own
+    let mut prev_buf = std::mem::take(&mut w.pgs_prev);
+    let mut mom_buf = std::mem::take(&mut w.pgs_momentum);
+    let mut blocks = std::mem::take(&mut w.pgs_blocks);
+    let mut list = std::mem::take(&mut w.pgs_list);
+    let mut label = std::mem::take(&mut w.pgs_label);
+    island_rows(m, d, &mut w.pgs_tree, &mut w.pgs_first, &mut label);
+    let mut iter = 0;
+    for start in 0..n {
+        if label[start] != start {
+            continue;
+        }
+        list.clear();
+        list.extend((start..n).filter(|&r| label[r] == start));
+        let buf = PgsBuffers {
+            force: &mut *force,
+            prev: &mut prev_buf[..n],
+            momentum: &mut mom_buf[..n],
+            blocks: &mut blocks,
+        };
+        iter = iter.max(pgs_island(m, d, &ar, &b, &list, buf));
+    }
+    w.pgs_list = list;
+    w.pgs_label = label;
     d.a.efc_force[..n].copy_from_slice(force);
     dual_state(d, &f[..n]);
     w.pgs_prev = prev_buf;
