@@ -167,6 +167,19 @@ pub fn mul_quat(a: &Quat, b: &Quat) -> Quat {
     ]
 }
 
+/// The rotation vector (axis·angle, rad) of a quaternion, with the angle wrapped into
+/// (−π, π] (MuJoCo's `mju_quat2Vel` with dt = 1).
+#[inline]
+pub fn quat_to_vel(q: &Quat) -> Vec3 {
+    let mut axis = [q[1], q[2], q[3]];
+    let sin_a2 = normalize3(&mut axis);
+    let mut speed = 2.0 * sin_a2.atan2(q[0]);
+    if speed > PI {
+        speed -= 2.0 * PI;
+    }
+    scl3(&axis, speed)
+}
+
 #[inline]
 pub fn neg_quat(q: &Quat) -> Quat {
     [q[0], -q[1], -q[2], -q[3]]

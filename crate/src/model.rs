@@ -340,6 +340,10 @@ model_struct! {
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
         nC: usize,
+        /// Plugin instances (`mjModel.nplugin`); flexlab implements MuJoCo's cable plugin.
+        nplugin: usize,
+        /// The cable plugin instances' constants (MuJoCo keeps them in the plugin's state).
+        cable: Vec<crate::engine::cable::Cable>,
         /// Physics options.
         opt: Options,
         stat: Statistic,
@@ -384,6 +388,8 @@ model_struct! {
         body_gravcomp: f64[1],
         body_contype: i32[1],
         body_conaffinity: i32[1],
+        /// Plugin instance acting on each body, or -1.
+        body_plugin: i32[1],
 
         jnt_type: i32[1],
         jnt_qposadr: i32[1],
@@ -662,6 +668,7 @@ impl Model {
             "neq" => self.neq,
             "nkey" => self.nkey,
             "nmocap" => self.nmocap,
+            "nplugin" => self.nplugin,
             "nC" => self.nC,
             _ => return None,
         })

@@ -116,6 +116,8 @@ pub struct BodySpec {
     pub childclass: usize,
     /// `simple="false"` disables MuJoCo's simple-body optimisation.
     pub simple: bool,
+    /// Plugin instance (index into [`Spec::plugins`]) that acts on this body.
+    pub plugin: Option<usize>,
     pub line: u32,
 }
 
@@ -140,6 +142,7 @@ impl BodySpec {
             fullinertia: None,
             childclass,
             simple: true,
+            plugin: None,
             line: 0,
         }
     }
@@ -629,6 +632,29 @@ pub struct BoneSpec {
     pub vertweight: Vec<f32>,
 }
 
+/// A plugin instance (`mjsPlugin`): an explicit `<instance>` of `<extension>`, or an
+/// implicit one made by the element that configures it (a cable composite).
+#[derive(Debug, Clone, Default)]
+pub struct PluginSpec {
+    /// Plugin name, e.g. `mujoco.elasticity.cable`.
+    pub plugin: String,
+    /// Instance name (`composite<prefix>` for a composite's implicit instance).
+    pub name: String,
+    /// `<config key value>` pairs in file order.
+    pub config: Vec<(String, String)>,
+    pub line: u32,
+}
+
+impl PluginSpec {
+    /// The value of a config key, or "" when unset (as `mj_getPluginConfig`).
+    pub fn config(&self, key: &str) -> &str {
+        self.config
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or("", |(_, v)| v.as_str())
+    }
+}
+
 /// The whole author-level model.
 #[derive(Debug, Clone)]
 pub struct Spec {
@@ -650,6 +676,10 @@ pub struct Spec {
     pub keys: Vec<KeySpec>,
     pub excludes: Vec<ExcludeSpec>,
     pub skins: Vec<SkinSpec>,
+    /// Plugins declared in `<extension>` (a plugin must be declared to be used).
+    pub extensions: Vec<String>,
+    /// Plugin instances; bodies refer to them by index.
+    pub plugins: Vec<PluginSpec>,
     /// Warnings collected while reading (MuJoCo prints these).
     pub warnings: Vec<String>,
     /// Joint defaults of each default class (index = class id), for joints that flexcomp
@@ -678,6 +708,8 @@ impl Default for Spec {
             keys: Vec::new(),
             excludes: Vec::new(),
             skins: Vec::new(),
+            extensions: Vec::new(),
+            plugins: Vec::new(),
             warnings: Vec::new(),
             joint_class_defaults: vec![JointSpec::default()],
         }

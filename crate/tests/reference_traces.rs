@@ -146,4 +146,8 @@ reference_cases!(
     free_body_discrete,
     free_body_drop_discrete,
     actuated_discrete,
+    cable_plugin_scene,
+    cable_helix_free_rk4,
+    cable_vertex_implicitfast,
+    cable_curved_floor,
 );

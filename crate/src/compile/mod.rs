@@ -11,6 +11,7 @@ pub mod orient;
 
 pub mod actuation;
 pub mod checks;
+pub mod composite;
 mod setconst;
 
 use crate::error::{Error, Result};
@@ -71,7 +72,27 @@ pub fn compile(spec: &Spec) -> Result<Model> {
     let mut m = build(spec)?;
     setconst::set_const(&mut m)?;
     checks::check_engine(&m)?;
+    let configs: Vec<&[(String, String)]> =
+        spec.plugins.iter().map(|p| p.config.as_slice()).collect();
+    m.cable = crate::engine::cable::init(&m, &configs)?;
     Ok(m)
+}
+
+/// The plugins of the bodies (in compiled order): each must be declared in `<extension>` and
+/// configured with keys it knows, as MuJoCo's compiler checks them.
+fn check_body_plugins(spec: &Spec, order: &[usize]) -> Result<()> {
+    for &b in order {
+        let body = &spec.bodies[b];
+        let Some(p) = body.plugin.map(|p| &spec.plugins[p]) else {
+            continue;
+        };
+        let err = |msg: String| cerr_obj(msg, "body", &body.name, body.line);
+        if !spec.extensions.contains(&p.plugin) {
+            return Err(err(format!("unrecognized plugin '{}'", p.plugin)));
+        }
+        crate::engine::cable::check_config(&p.config).map_err(err)?;
+    }
+    Ok(())
 }
 
 /// Principal axes of a symmetric inertia tensor (MuJoCo's compiler Jacobi iteration), giving
@@ -507,6 +528,7 @@ fn build(spec: &Spec) -> Result<Model> {
         names_body.push(n.clone());
     }
 
+    check_body_plugins(spec, &order)?;
     let mut bodies: Vec<CBody> = Vec::with_capacity(nbody);
     let mut geoms: Vec<CGeom> = Vec::new();
     for (i, &sb) in order.iter().enumerate() {
@@ -900,6 +922,7 @@ fn build(spec: &Spec) -> Result<Model> {
         }
         m.body_contype.push(ct);
         m.body_conaffinity.push(ca);
+        m.body_plugin.push(sb.plugin.map_or(-1, |p| p as i32));
         // sameframe: inertial frame equal to body frame
         let null_pos = setconst::is_null_vec3(&b.ipos);
         let null_quat = setconst::is_null_quat(&b.iquat);
@@ -1252,6 +1275,7 @@ fn build(spec: &Spec) -> Result<Model> {
     }
     m.nexclude = m.exclude_signature.len();
     m.nskin = spec.skins.len();
+    m.nplugin = spec.plugins.len();
     Ok(m)
 }
 

@@ -31,14 +31,7 @@ pub fn integrate_pos(m: &Model, qpos: &mut [f64], qvel: &[f64], dt: f64) {
 
 /// 3D rotation `qb⁻¹·qa` as an angular displacement (`mju_subQuat`).
 pub fn sub_quat(qa: &Quat, qb: &Quat) -> Vec3 {
-    let qdif = mul_quat(&neg_quat(qb), qa);
-    let mut axis = [qdif[1], qdif[2], qdif[3]];
-    let sin_a2 = normalize3(&mut axis);
-    let mut speed = 2.0 * sin_a2.atan2(qdif[0]);
-    if speed > PI {
-        speed -= 2.0 * PI;
-    }
-    scl3(&axis, speed)
+    crate::math::quat_to_vel(&mul_quat(&neg_quat(qb), qa))
 }
 
 /// Advances velocities with `qacc`, positions with the new velocities (or `qvel_rk`), time

@@ -1,6 +1,7 @@
 //! Passive forces (MuJoCo's `mj_passive` / `mj_springdamper`): joint springs and dampers, flex
 //! elasticity (StVK, bending, SNH, interpolated), flex edge spring-dampers and passive contact.
-//! Springs go to `qfrc_spring`, dampers to `qfrc_damper`, their sum to `qfrc_passive`.
+//! Springs go to `qfrc_spring`, dampers to `qfrc_damper`, their sum to `qfrc_passive`, to which
+//! the cable plugin adds its bending and twisting torques.
 
 use super::Scratch;
 use crate::data::Data;
@@ -36,6 +37,8 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     for i in 0..m.nv {
         d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i] + d.a.qfrc_fluid[i];
     }
+    // plugins add their forces last, as MuJoCo's plugin stage of mj_passive
+    super::cable::passive(m, d, s);
 }
 
 fn joint_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {

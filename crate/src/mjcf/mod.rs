@@ -4,6 +4,7 @@
 
 mod actuation;
 mod attrs;
+mod composite;
 mod reader;
 pub mod xml;
 

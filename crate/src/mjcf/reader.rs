@@ -39,6 +39,16 @@ fn unsupported(e: &Element, what: &str) -> crate::Error {
     err
 }
 
+/// A composite error: flexlab's own "not supported" or MuJoCo's XML error, at the element.
+fn composite_error(e: &Element, msg: String) -> crate::Error {
+    if msg == crate::compile::composite::UNSUPPORTED_BOX {
+        let mut err = e.error(msg);
+        err.kind = ErrorKind::Unsupported;
+        return err;
+    }
+    e.error(msg)
+}
+
 impl<'a> Reader<'a> {
     pub fn new(src: &'a dyn FileSource) -> Self {
         let main = DefaultClass {
@@ -128,12 +138,11 @@ impl<'a> Reader<'a> {
             self.default_class(c, 0, true)?;
         }
         self.spec.joint_class_defaults = self.classes.iter().map(|c| c.joint.clone()).collect();
-        if let Some(c) = root
-            .children_named("extension")
-            .chain(root.children_named("custom"))
-            .next()
-        {
-            return Err(unsupported(c, &format!("<{}>", c.name)));
+        for c in root.children_named("extension") {
+            super::composite::read_extension(c, &mut self.spec)?;
+        }
+        if let Some(c) = root.children_named("custom").next() {
+            return Err(unsupported(c, "<custom>"));
         }
         for c in root.children_named("asset") {
             self.asset(c)?;
@@ -875,7 +884,15 @@ impl<'a> Reader<'a> {
                 }
                 "flexcomp" => self.flexcomp(c, body)?,
                 "replicate" => self.replicate(c, body, class, [0.0; 3])?,
-                "frame" | "composite" | "attach" | "plugin" => {
+                "composite" => {
+                    if !self.replicate_suffix.is_empty() {
+                        return Err(unsupported(c, "<composite> inside <replicate>"));
+                    }
+                    let comp = super::composite::read_composite(c, &mut self.spec)?;
+                    crate::compile::composite::make(&mut self.spec, body, &comp)
+                        .map_err(|msg| composite_error(c, msg))?;
+                }
+                "frame" | "attach" | "plugin" => {
                     return Err(unsupported(c, &format!("<{}>", c.name)))
                 }
                 other => {

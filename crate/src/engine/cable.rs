@@ -1,0 +1,278 @@
+//! MuJoCo's cable plugin (`mujoco.elasticity.cable`, plugin/elasticity/cable.cc): bending and
+//! twisting torques between neighbouring bodies of a rigid-body chain, from the change of the
+//! relative orientation carried by each body's ball (or free) joint. It is not a flex: no
+//! finite elements, just a discrete Cosserat rod on the chain that `<composite type="cable">`
+//! builds. The torques go to `qfrc_passive` after every other passive force, as MuJoCo's
+//! plugin stage does; they have no velocity or position derivatives in the implicit
+//! integrators (as in MuJoCo).
+
+use super::kinematics;
+use super::support::apply_ft;
+use super::Scratch;
+use crate::compile::composite::CABLE_PLUGIN;
+use crate::data::Data;
+use crate::error::{Error, Result};
+use crate::math::{self, Quat, Vec3};
+use crate::model::Model;
+use crate::spec::GeomType;
+
+/// The constants of one cable plugin instance, computed once at the reference pose as the
+/// plugin's constructor does.
+#[derive(Debug, Clone, Default)]
+pub struct Cable {
+    /// Plugin instance id.
+    pub instance: usize,
+    /// First body of the chain; the chain is bodies `i0 .. i0 + n`.
+    pub i0: usize,
+    pub n: usize,
+    /// Rest curvature of each body relative to its parent (rad, rotation vector), zero for the
+    /// first body and for `flat="true"`.
+    pub omega0: Vec<f64>,
+    /// Per body: torsional stiffness G·J, bending stiffnesses E·Iy and E·Iz (N·m²) and the rest
+    /// distance to the previous body (m; 0 for the first).
+    pub stiffness: Vec<f64>,
+}
+
+/// Config keys of the cable plugin.
+const ATTRIBUTES: [&str; 4] = ["twist", "bend", "flat", "vmax"];
+
+/// A config value as the plugin reads it: whitespace removed, the whole string one number
+/// (an empty value reads as 0).
+fn number(value: &str) -> Option<f64> {
+    let v: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    if v.is_empty() {
+        return Some(0.0);
+    }
+    v.parse().ok()
+}
+
+/// Checks a cable instance's config keys as MuJoCo's compiler does.
+pub fn check_config(config: &[(String, String)]) -> std::result::Result<(), String> {
+    for (k, _) in config {
+        if !ATTRIBUTES.contains(&k.as_str()) {
+            return Err(format!(
+                "unrecognized attribute 'plugin:{k}' for plugin {CABLE_PLUGIN}'"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Index of the quaternion of body `i`'s last joint in qpos (its ball joint, or the
+/// rotational part of a free joint).
+fn quat_adr(m: &Model, i: usize) -> usize {
+    m.jnt_qposadr[m.body_jntadr[i] as usize] as usize + m.body_dofnum[i] as usize - 3
+}
+
+fn quat_at(v: &[f64], adr: usize) -> Quat {
+    [v[adr], v[adr + 1], v[adr + 2], v[adr + 3]]
+}
+
+/// Builds every cable instance of the model (the plugin's `init`), with `configs[k]` the
+/// config of instance k. Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
+/// number.
+pub fn init(m: &Model, configs: &[&[(String, String)]]) -> Result<Vec<Cable>> {
+    let mut cables = Vec::new();
+    if configs.is_empty() {
+        return Ok(cables);
+    }
+    let mut d = Data::new(m);
+    d.a.qpos.copy_from_slice(&m.qpos0);
+    kinematics::kinematics(m, &mut d);
+    for (instance, config) in configs.iter().enumerate() {
+        let get = |key: &str| {
+            config
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or("", |(_, v)| v.as_str())
+        };
+        let (Some(g), Some(e)) = (number(get("twist")), number(get("bend"))) else {
+            return Err(Error::engine(format!(
+                "plugin->init failed for plugin id {instance}\n\
+                 Invalid parameter specification in cable plugin"
+            )));
+        };
+        let flat = get("flat") == "true";
+        let bodies: Vec<usize> = (1..m.nbody)
+            .filter(|&i| m.body_plugin[i] == instance as i32)
+            .collect();
+        let Some(&i0) = bodies.first() else {
+            continue;
+        };
+        let n = bodies.len();
+        if bodies.iter().enumerate().any(|(b, &i)| i != i0 + b) {
+            return Err(Error::engine(
+                "This body does not have the requested plugin instance",
+            ));
+        }
+        let mut cable = Cable {
+            instance,
+            i0,
+            n,
+            omega0: vec![0.0; 3 * n],
+            stiffness: vec![0.0; 4 * n],
+        };
+        for b in 0..n {
+            let i = i0 + b;
+            let has_prev = b > 0;
+            if has_prev && !flat {
+                let qb = quat_at(&d.a.qpos, quat_adr(m, i));
+                let qa = quat_at(&m.body_quat, 4 * i);
+                let w = super::integrator::sub_quat(&qa, &qb);
+                cable.omega0[3 * b..3 * b + 3].copy_from_slice(&w);
+            }
+            let gi = m.body_geomadr[i];
+            let (mut j, mut iy, mut iz) = (0.0, 0.0, 0.0);
+            if gi >= 0 {
+                let gi = gi as usize;
+                let size = &m.geom_size[3 * gi..3 * gi + 3];
+                let t = m.geom_type[gi];
+                if t == GeomType::Cylinder as i32 || t == GeomType::Capsule as i32 {
+                    j = math::PI * size[0].powi(4) / 2.0;
+                    iy = math::PI * size[0].powi(4) / 4.0;
+                    iz = iy;
+                } else if t == GeomType::Box as i32 {
+                    let (h, w) = (size[1], size[2]);
+                    let (a, bb) = (h.max(w), h.min(w));
+                    j = a
+                        * bb.powi(3)
+                        * (16.0 / 3.0 - 3.36 * bb / a * (1.0 - bb.powi(4) / a.powi(4) / 12.0));
+                    iy = (2.0 * w).powi(3) * 2.0 * h / 12.0;
+                    iz = (2.0 * h).powi(3) * 2.0 * w / 12.0;
+                }
+            }
+            let k = &mut cable.stiffness[4 * b..4 * b + 4];
+            k[0] = j * g;
+            k[1] = iy * e;
+            k[2] = iz * e;
+            k[3] = if has_prev {
+                let p = &d.a.xpos[3 * i..3 * i + 3];
+                let q = &d.a.xpos[3 * (i - 1)..3 * (i - 1) + 3];
+                ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+            } else {
+                0.0
+            };
+        }
+        cables.push(cable);
+    }
+    Ok(cables)
+}
+
+/// The elastic torque (local frame) of one joint's rotation `quat` away from its rest
+/// curvature: −k·(ω − ω0)/L per axis; `pullback` expresses it in the other body's frame.
+fn local_stress(k: &[f64], quat: &Quat, omega0: &[f64], pullback: bool) -> Vec3 {
+    let omega = math::quat_to_vel(quat);
+    let t = [
+        -k[0] * (omega[0] - omega0[0]) / k[3],
+        -k[1] * (omega[1] - omega0[1]) / k[3],
+        -k[2] * (omega[2] - omega0[2]) / k[3],
+    ];
+    if pullback {
+        math::rot_vec_quat(&t, &math::neg_quat(quat))
+    } else {
+        t
+    }
+}
+
+/// Adds the bending and twisting torques of every cable to `qfrc_passive`.
+pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
+    if m.cable.is_empty() {
+        return;
+    }
+    let mut out = std::mem::take(&mut d.a.qfrc_passive);
+    for c in &m.cable {
+        for b in 0..c.n {
+            let i = c.i0 + b;
+            let k = &c.stiffness[4 * b..4 * b + 4];
+            if k[0] == 0.0 && k[1] == 0.0 && k[2] == 0.0 {
+                continue;
+            }
+            let mut lfrc = [0.0; 3];
+            if b > 0 {
+                // the joint of body i, pulled back into body i's frame
+                let quat = math::mul_quat(
+                    &quat_at(&m.body_quat, 4 * i),
+                    &quat_at(&d.a.qpos, quat_adr(m, i)),
+                );
+                let st = local_stress(k, &quat, &c.omega0[3 * b..3 * b + 3], true);
+                math::add_to_scl3(&mut lfrc, &st, 1.0);
+            }
+            if b + 1 < c.n {
+                // the joint of body i+1, acting back on body i
+                let (bn, inext) = (b + 1, i + 1);
+                let quat = math::mul_quat(
+                    &quat_at(&m.body_quat, 4 * inext),
+                    &quat_at(&d.a.qpos, quat_adr(m, inext)),
+                );
+                let kn = &c.stiffness[4 * bn..4 * bn + 4];
+                let st = local_stress(kn, &quat, &c.omega0[3 * bn..3 * bn + 3], false);
+                math::add_to_scl3(&mut lfrc, &st, -1.0);
+            }
+            let torque = math::rot_vec_quat(&lfrc, &quat_at(&d.a.xquat, 4 * i));
+            let point = [d.a.xpos[3 * i], d.a.xpos[3 * i + 1], d.a.xpos[3 * i + 2]];
+            apply_ft(m, d, &mut s.jac, &[0.0; 3], &torque, &point, i, &mut out);
+        }
+    }
+    d.a.qfrc_passive = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mjcf::MemSource;
+
+    fn chain(bend: &str) -> Model {
+        let xml = format!(
+            r#"<mujoco><extension><plugin plugin="mujoco.elasticity.cable"/></extension>
+            <option gravity="0 0 0"/>
+            <worldbody><composite prefix="c" type="cable" count="6 1 1" size="0.5" curve="s"
+                       initial="none"><plugin plugin="mujoco.elasticity.cable">
+                <config key="bend" value="{bend}"/><config key="twist" value="{bend}"/></plugin>
+              <geom type="capsule" size="0.01"/></composite></worldbody></mujoco>"#
+        );
+        crate::load_xml(&xml, None, &MemSource::default()).unwrap()
+    }
+
+    /// qfrc_passive after bending the second joint by `angle` about z.
+    fn bent(m: &Model, angle: f64) -> Vec<f64> {
+        let mut d = Data::new(m);
+        let q = math::axis_angle_to_quat(&[0.0, 0.0, 1.0], angle);
+        let adr = m.jnt_qposadr[1] as usize;
+        d.a.qpos[adr..adr + 4].copy_from_slice(&q);
+        super::super::forward::forward(m, &mut d);
+        d.a.qfrc_passive.clone()
+    }
+
+    #[test]
+    fn config_values_read_as_the_plugin_reads_them() {
+        assert_eq!(number(""), Some(0.0));
+        assert_eq!(number(" 4e6 "), Some(4e6));
+        assert_eq!(number("stiff"), None);
+        assert!(check_config(&[("vmax".into(), "1".into())]).is_ok());
+        assert!(check_config(&[("stretch".into(), "1".into())]).is_err());
+    }
+
+    #[test]
+    fn a_bent_joint_is_pushed_back_towards_the_rest_shape() {
+        let m = chain("1e6");
+        let f = bent(&m, 0.3);
+        let z = m.jnt_dofadr[1] as usize + 2;
+        // −E·I·θ/L with I = π r⁴/4, r = 0.01 m, L = 0.1 m: only the bent joint feels it (the
+        // torque pair acts between its two bodies); L is 0.1 to f32 precision, as MuJoCo keeps
+        // the cable's vertices in f32
+        let expect = -1e6 * math::PI * 0.01f64.powi(4) / 4.0 * 0.3 / 0.1;
+        assert!(
+            (f[z] - expect).abs() < 1e-7 * expect.abs(),
+            "{} vs {expect}",
+            f[z]
+        );
+        for (i, x) in f.iter().enumerate() {
+            assert!(i == z || x.abs() < 1e-15, "qfrc_passive[{i}] = {x}");
+        }
+        // linear in the stiffness, and nothing at rest
+        let f2 = bent(&chain("2e6"), 0.3);
+        assert!((f2[z] / f[z] - 2.0).abs() < 1e-12);
+        assert!(bent(&m, 0.0).iter().all(|&x| x == 0.0));
+        assert!(bent(&chain("0"), 0.3).iter().all(|&x| x == 0.0));
+    }
+}
