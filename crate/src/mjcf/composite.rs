@@ -183,6 +183,7 @@ fn composite_plugin(p: &Element, spec: &mut Spec, prefix: &str) -> Result<(usize
     Ok((spec.plugins.len() - 1, name))
 }
 
+/// The composite's `<geom>`: a subset of a body geom's attributes, read the same way.
 fn read_geom(g: &Element, out: &mut GeomSpec) -> Result<()> {
     g.check_attrs(&[
         "type",
@@ -205,49 +206,7 @@ fn read_geom(g: &Element, out: &mut GeomSpec) -> Result<()> {
         "surfacevel",
         "adhesion",
     ])?;
-    g.reject_unsupported(&["surfacevel", "adhesion"])?;
-    if let Some(t) = g.keyword(
-        "type",
-        &[
-            ("plane", GeomType::Plane),
-            ("hfield", GeomType::Hfield),
-            ("sphere", GeomType::Sphere),
-            ("capsule", GeomType::Capsule),
-            ("ellipsoid", GeomType::Ellipsoid),
-            ("cylinder", GeomType::Cylinder),
-            ("box", GeomType::Box),
-            ("mesh", GeomType::Mesh),
-            ("sdf", GeomType::Sdf),
-        ],
-    )? {
-        out.gtype = t;
-    }
-    g.read_int("contype", &mut out.contype)?;
-    g.read_int("conaffinity", &mut out.conaffinity)?;
-    g.read_int("condim", &mut out.condim)?;
-    g.read_int("group", &mut out.group)?;
-    g.read_int("priority", &mut out.priority)?;
-    if let Some(v) = g.numbers("size")? {
-        for (k, x) in v.iter().take(3).enumerate() {
-            out.size[k] = *x;
-        }
-        out.size_given = v.len().min(3);
-    }
-    if let Some(m) = g.string("material") {
-        out.material = m;
-    }
-    g.f32s("rgba", &mut out.rgba)?;
-    g.read_f64s("friction", 1, &mut out.friction)?;
-    if let Some(m) = g.f64("mass")? {
-        out.mass = m;
-    }
-    g.read_f64("density", &mut out.density)?;
-    g.read_f64("solmix", &mut out.solmix)?;
-    g.read_f64s("solref", 1, &mut out.solref)?;
-    g.read_f64s("solimp", 1, &mut out.solimp)?;
-    g.read_f64("margin", &mut out.margin)?;
-    g.read_f64("gap", &mut out.gap)?;
-    Ok(())
+    super::reader::read_geom(g, out, true)
 }
 
 /// `<joint kind="main">`: the defaults of the chain's ball (or free) joints.

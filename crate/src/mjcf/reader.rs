@@ -1372,7 +1372,7 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     Ok(())
 }
 
-fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Result<()> {
+pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Result<()> {
     let mut allowed = vec![
         "class",
         "type",
