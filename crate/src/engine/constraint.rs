@@ -1102,47 +1102,63 @@ pub fn reference(m: &Model, d: &mut Data) {
 /// Row forces, states and the constraint cost for residuals `jar = J·qacc − aref`
 /// (`mj_constraintUpdate_impl`). Elliptic cone Hessians go to `contact.h` when asked.
 pub fn update(d: &mut Data, jar: &[f64], cone_hessian: bool) -> f64 {
-    let (ne, nf, nefc) = (d.ne, d.nf, d.nefc);
     let mut s = 0.0;
-    for i in 0..nefc {
-        d.a.efc_force[i] = -d.a.efc_D[i] * jar[i];
-    }
     let mut i = 0;
-    while i < nefc {
+    while i < d.nefc {
+        i = update_row(d, jar, i, cone_hessian, &mut s);
+    }
+    s
+}
+
+/// `update` over the rows `rows` only (ascending, an elliptic contact's rows together): one
+/// island's forces, states and cost.
+pub fn update_rows(d: &mut Data, jar: &[f64], rows: &[usize], cone_hessian: bool) -> f64 {
+    let mut s = 0.0;
+    let mut k = 0;
+    while k < rows.len() {
+        let i = rows[k];
+        k += update_row(d, jar, i, cone_hessian, &mut s) - i;
+    }
+    s
+}
+
+/// Force and state of row `i` (all rows of its contact when elliptic), its cost added to `s`;
+/// returns the next row.
+fn update_row(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f64) -> usize {
+    let (ne, nf) = (d.ne, d.nf);
+    {
         let dd = d.a.efc_D[i];
+        d.a.efc_force[i] = -dd * jar[i];
         if i < ne {
-            s += 0.5 * dd * jar[i] * jar[i];
+            *s += 0.5 * dd * jar[i] * jar[i];
             d.a.efc_state[i] = state::QUADRATIC;
-            i += 1;
-            continue;
+            return i + 1;
         }
         if i < ne + nf {
             let (rr, fl) = (d.a.efc_R[i], d.a.efc_frictionloss[i]);
             if jar[i] <= -rr * fl {
-                s += -0.5 * rr * fl * fl - fl * jar[i];
+                *s += -0.5 * rr * fl * fl - fl * jar[i];
                 d.a.efc_force[i] = fl;
                 d.a.efc_state[i] = state::LINEARNEG;
             } else if jar[i] >= rr * fl {
-                s += -0.5 * rr * fl * fl + fl * jar[i];
+                *s += -0.5 * rr * fl * fl + fl * jar[i];
                 d.a.efc_force[i] = -fl;
                 d.a.efc_state[i] = state::LINEARPOS;
             } else {
-                s += 0.5 * dd * jar[i] * jar[i];
+                *s += 0.5 * dd * jar[i] * jar[i];
                 d.a.efc_state[i] = state::QUADRATIC;
             }
-            i += 1;
-            continue;
+            return i + 1;
         }
         if d.a.efc_type[i] != kind::CONTACT_ELLIPTIC {
             if jar[i] >= 0.0 {
                 d.a.efc_force[i] = 0.0;
                 d.a.efc_state[i] = state::SATISFIED;
             } else {
-                s += 0.5 * dd * jar[i] * jar[i];
+                *s += 0.5 * dd * jar[i] * jar[i];
                 d.a.efc_state[i] = state::QUADRATIC;
             }
-            i += 1;
-            continue;
+            return i + 1;
         }
         let id = d.a.efc_id[i] as usize;
         let (mu, fr, dim) = (
@@ -1150,6 +1166,9 @@ pub fn update(d: &mut Data, jar: &[f64], cone_hessian: bool) -> f64 {
             d.contact[id].friction,
             d.contact[id].dim as usize,
         );
+        for j in 1..dim {
+            d.a.efc_force[i + j] = -d.a.efc_D[i + j] * jar[i + j];
+        }
         let mut u = [0.0; 6];
         u[0] = jar[i] * mu;
         for j in 1..dim {
@@ -1164,13 +1183,13 @@ pub fn update(d: &mut Data, jar: &[f64], cone_hessian: bool) -> f64 {
             d.a.efc_state[i] = state::SATISFIED;
         } else if mu * nn + t <= 0.0 || (t <= 0.0 && nn < 0.0) {
             for j in 0..dim {
-                s += 0.5 * d.a.efc_D[i + j] * jar[i + j] * jar[i + j];
+                *s += 0.5 * d.a.efc_D[i + j] * jar[i + j] * jar[i + j];
             }
             d.a.efc_state[i] = state::QUADRATIC;
         } else {
             let dm = dd / (mu * mu * (1.0 + mu * mu));
             let nmt = nn - mu * t;
-            s += 0.5 * dm * nmt * nmt;
+            *s += 0.5 * dm * nmt * nmt;
             d.a.efc_force[i] = -dm * nmt * mu;
             for j in 1..dim {
                 d.a.efc_force[i + j] = -d.a.efc_force[i] / t * u[j] * fr[j - 1];
@@ -1210,9 +1229,8 @@ pub fn update(d: &mut Data, jar: &[f64], cone_hessian: bool) -> f64 {
         for j in 1..dim {
             d.a.efc_state[i + j] = d.a.efc_state[i];
         }
-        i += dim;
+        i + dim
     }
-    s
 }
 
 /// Rotation vector (axis·angle) of a unit quaternion (`mju_quat2Vel` with dt = 1).

@@ -16,6 +16,7 @@ pub mod implicit;
 pub mod inertia;
 pub mod integrator;
 pub mod interp;
+pub mod island;
 pub mod jacobian;
 pub mod kinematics;
 pub mod metric;

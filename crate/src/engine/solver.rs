@@ -1,11 +1,18 @@
 //! Constraint solvers (MuJoCo's `engine_solver.c`): the primal solvers CG and Newton minimize
 //! `½(a − a_s)ᵀ M̃ (a − a_s) + s(J·a − aref)` with an exact line search on the piecewise
 //! quadratic cost (M̃ is M, or the effective metric under the discrete integrator); PGS solves
-//! the dual. All stop on MuJoCo's scaled improvement and gradient tests, so they agree with
-//! MuJoCo to `opt.tolerance` although their iteration paths differ.
+//! the dual.
+//!
+//! Without the metric, all three solve each constraint island on its own (`mj_island`,
+//! `mj_sol*_island`), and CG and Newton are MuJoCo 3.15.0's `mj_solPrimal`: its line search,
+//! Hager–Zhang directions, zero-iteration certificate, island scale and stopping tests, with
+//! MuJoCo's summation orders, so they follow MuJoCo's iterates. Under the discrete integrator
+//! the metric couples dofs outside the rows and MuJoCo solves the whole model at once; that
+//! path keeps its own iteration and agrees with MuJoCo to `opt.tolerance`.
 
 use super::constraint::{self, kind, state};
 use super::inertia::{mul_m, solve_ld};
+use super::island::Islands as Island;
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
 use crate::data::Data;
@@ -36,13 +43,23 @@ pub struct SolverScratch {
     pgs_prev: Vec<f64>,
     pgs_momentum: Vec<f64>,
     pgs_blocks: Vec<usize>,
-    pgs_list: Vec<usize>,
-    pgs_label: Vec<usize>,
-    pgs_tree: Vec<usize>,
-    pgs_first: Vec<usize>,
+    /// This step's constraint islands.
+    islands: Island,
+    /// Primal solver: `0..nv` and `0..maxefc` (the dofs and rows of a monolithic solve), the
+    /// line search's per-row quadratics (3 per row; an elliptic contact's first row uses 9),
+    /// the row states before the last step, and CG's gradient differences.
+    all_dofs: Vec<usize>,
+    all_rows: Vec<usize>,
+    quad: Vec<f64>,
+    oldstate: Vec<i32>,
+    graddif: Vec<f64>,
+    mgraddif: Vec<f64>,
+    /// The rows' Jacobian by columns.
+    jt: JacT,
 }
 
 impl SolverScratch {
+    /// Buffers for model `m` with room for `maxefc` constraint rows.
     pub fn new(m: &Model, maxefc: usize) -> Self {
         let nv = m.nv;
         let z = |n: usize| vec![0.0; n];
@@ -71,10 +88,17 @@ impl SolverScratch {
             pgs_prev: z(maxefc),
             pgs_momentum: z(maxefc),
             pgs_blocks: Vec::with_capacity(maxefc),
-            pgs_list: Vec::with_capacity(maxefc),
-            pgs_label: Vec::with_capacity(maxefc),
-            pgs_tree: Vec::with_capacity(m.ntree),
-            pgs_first: Vec::with_capacity(m.ntree),
+            islands: Island::new(m, maxefc),
+            all_dofs: (0..nv).collect(),
+            all_rows: (0..maxefc).collect(),
+            quad: z(3 * maxefc),
+            oldstate: vec![0; maxefc],
+            graddif: z(nv),
+            mgraddif: z(nv),
+            jt: JacT {
+                ptr: Vec::with_capacity(nv + 2),
+                entry: Vec::with_capacity(constraint::max_nnz(m, maxefc)),
+            },
         }
     }
 }
@@ -208,7 +232,7 @@ impl Hessian {
 
     /// Before a Newton solve: groups the rows, gathers the metric's entries, redoes the symbolic
     /// analysis if the pattern changed, and assembles M̃ on the pattern.
-    fn prepare(&mut self, m: &Model, d: &Data, s: &mut Scratch) {
+    fn prepare(&mut self, m: &Model, d: &Data, s: Option<&mut Scratch>) {
         let n = d.nefc;
         self.group.clear();
         self.group.resize(n, 0);
@@ -232,7 +256,8 @@ impl Hessian {
             r += g;
         }
         self.emit.clear();
-        if s.metric.active {
+        let mut s = s.filter(|s| s.metric.active);
+        if let Some(s) = s.as_deref_mut() {
             let emit = &mut self.emit;
             metric::for_each_flex_entry(m, d, s, &mut |i, j, v| {
                 // the entries come in symmetric pairs; the lower one of each is kept
@@ -244,7 +269,11 @@ impl Hessian {
         if !(self.ready && self.ldl.rows() == m.nv && self.same_pattern(d)) {
             self.analyze(m, d);
         }
-        self.assemble_base(m, d, s);
+        let diag = s
+            .as_ref()
+            .filter(|s| s.metric.has_diag)
+            .map(|s| &s.metric.efm_diag[..]);
+        self.assemble_base(m, d, diag);
         self.base_ok = false;
     }
 
@@ -380,7 +409,7 @@ impl Hessian {
 
     /// M̃ (M, the metric's diagonal and entries) on the pattern, for every factorization of the
     /// solve.
-    fn assemble_base(&mut self, m: &Model, d: &Data, s: &Scratch) {
+    fn assemble_base(&mut self, m: &Model, d: &Data, efm_diag: Option<&[f64]>) {
         let nv = m.nv;
         self.base.clear();
         self.base.resize(self.ldl.pattern_len(), 0.0);
@@ -396,9 +425,9 @@ impl Hessian {
                 }
             }
         }
-        if s.metric.active && s.metric.has_diag {
+        if let Some(diag) = efm_diag {
             for i in 0..nv {
-                self.base_diag[nv - 1 - i] += s.metric.efm_diag[i];
+                self.base_diag[nv - 1 - i] += diag[i];
             }
         }
         for (&(i, j, v), &p) in self.emit.iter().zip(&self.emit_pos) {
@@ -828,8 +857,11 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut w = std::mem::take(&mut s.solver);
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
-        Solver::Cg => primal(m, d, s, &mut w, false),
-        Solver::Newton => primal(m, d, s, &mut w, true),
+        // the effective metric couples dofs outside the rows: one solve, as MuJoCo 3.15.0
+        Solver::Cg if s.metric.active => primal(m, d, s, &mut w, false),
+        Solver::Newton if s.metric.active => primal(m, d, s, &mut w, true),
+        Solver::Cg => primal_islands(m, d, &mut w, false),
+        Solver::Newton => primal_islands(m, d, &mut w, true),
     }
     s.metric.use_fold = false;
     s.solver = w;
@@ -841,7 +873,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         metric::fold_constraints(d, &mut s.metric);
     }
     if newton {
-        w.hess.prepare(m, d, s);
+        w.hess.prepare(m, d, Some(s));
     }
     let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
     for i in 0..nv {
@@ -962,6 +994,700 @@ fn direction(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, ne
     }
     w.grad = grad;
     w.mgrad = mgrad;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Primal solvers as MuJoCo 3.15.0's `mj_solPrimal`, per constraint island.
+
+/// `out = M·x` on the dofs `dofs` (whole kinematic trees, so M's rows stay inside them), in
+/// `mju_mulSymVecSparse`'s order.
+fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
+    for &i in dofs {
+        out[i] = 0.0;
+    }
+    for &i in dofs {
+        let adr = m.M_rowadr[i] as usize;
+        let diag = m.M_rownnz[i] as usize - 1;
+        out[i] = mm[adr + diag] * x[i];
+        for k in (0..diag).rev() {
+            let j = m.M_colind[adr + k] as usize;
+            let v = mm[adr + k];
+            out[i] += v * x[j];
+            out[j] += v * x[i];
+        }
+    }
+}
+
+/// `x = M⁻¹·x` on the dofs `dofs` with the factor `qLD` (`mj_solveLD` on an island block).
+fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &[usize]) {
+    for &i in dofs.iter().rev() {
+        let n = m.M_rownnz[i] as usize;
+        let xi = x[i];
+        if n > 1 && xi != 0.0 {
+            let adr = m.M_rowadr[i] as usize;
+            for t in adr..adr + n - 1 {
+                x[m.M_colind[t] as usize] -= qld[t] * xi;
+            }
+        }
+    }
+    for &i in dofs {
+        x[i] *= diaginv[i];
+    }
+    for &i in dofs {
+        let n = m.M_rownnz[i] as usize;
+        if n > 1 {
+            let adr = m.M_rowadr[i] as usize;
+            x[i] -= dot_sparse_avx(&qld[adr..adr + n - 1], x, &m.M_colind[adr..adr + n - 1]);
+        }
+    }
+}
+
+/// `out = J·x` on the rows `rows`.
+fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
+    for &r in rows {
+        let adr = d.a.efc_J_rowadr[r] as usize;
+        let n = d.a.efc_J_rownnz[r] as usize;
+        out[r] = dot_sparse_avx(&d.a.efc_J[adr..adr + n], x, &d.a.efc_J_colind[adr..adr + n]);
+    }
+}
+
+/// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it (all
+/// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
+fn mul_jac_t_part(d: &Data, jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
+    for &i in dofs {
+        let e = &jt.entry[jt.ptr[i]..jt.ptr[i + 1]];
+        let res = sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0]);
+        out[i] = res;
+    }
+}
+
+/// The rows' Jacobian by columns: per dof, `(row, index in efc_J)` of its entries, rows
+/// ascending (MuJoCo's `JT`).
+#[derive(Debug, Clone, Default)]
+struct JacT {
+    ptr: Vec<usize>,
+    entry: Vec<(usize, usize)>,
+}
+
+impl JacT {
+    fn build(&mut self, nv: usize, d: &Data) {
+        let n = d.nefc;
+        let entries = (0..n).flat_map(|r| {
+            let adr = d.a.efc_J_rowadr[r] as usize;
+            (adr..adr + d.a.efc_J_rownnz[r] as usize)
+                .map(move |k| (d.a.efc_J_colind[k] as usize, (r, k)))
+        });
+        bucket(nv, &mut self.ptr, &mut self.entry, entries, (0, 0));
+    }
+}
+
+/// `Σ a[i]·b[i]` over the dofs `dofs`, in `mju_dot`'s order (four running sums over the
+/// island-local index, then the remainder): CG's iterates follow rounding closely enough that
+/// the order decides whether they track MuJoCo's.
+fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
+    let n = dofs.len();
+    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
+    let mut k = 0;
+    while k + 4 <= n {
+        let (i0, i1, i2, i3) = (dofs[k], dofs[k + 1], dofs[k + 2], dofs[k + 3]);
+        r0 += a[i0] * b[i0];
+        r1 += a[i1] * b[i1];
+        r2 += a[i2] * b[i2];
+        r3 += a[i3] * b[i3];
+        k += 4;
+    }
+    let mut res = (r0 + r2) + (r1 + r3);
+    let p = |j: usize| a[dofs[j]] * b[dofs[j]];
+    match n - k {
+        3 => res += p(k) + p(k + 1) + p(k + 2),
+        2 => res += p(k) + p(k + 1),
+        1 => res += p(k),
+        _ => {}
+    }
+    res
+}
+
+/// `Σ v(t)` for `t < n` in the order of MuJoCo's AVX sparse dot product
+/// (`mju_dotSparse_avx`): four running sums, reduced as `(s0 + s2) + (s1 + s3)`, then the
+/// remaining terms one at a time.
+#[inline]
+fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
+    let mut res = 0.0;
+    let mut k = 0;
+    if n >= 4 {
+        let (mut r0, mut r1, mut r2, mut r3) = (v(0), v(1), v(2), v(3));
+        k = 4;
+        while k + 4 <= n {
+            r0 += v(k);
+            r1 += v(k + 1);
+            r2 += v(k + 2);
+            r3 += v(k + 3);
+            k += 4;
+        }
+        res = (r0 + r2) + (r1 + r3);
+    }
+    while k < n {
+        res += v(k);
+        k += 1;
+    }
+    res
+}
+
+/// Sparse dot product `Σ vals[t]·x[ind[t]]` in `mju_dotSparse_avx`'s order.
+#[inline]
+fn dot_sparse_avx(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
+    sum_avx(vals.len(), |t| vals[t] * x[ind[t] as usize])
+}
+
+/// Rows of the contact or row that starts at `r`.
+fn row_dim(d: &Data, r: usize) -> usize {
+    if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
+        d.contact[d.a.efc_id[r] as usize].dim as usize
+    } else {
+        1
+    }
+}
+
+/// CG (`mj_solCG`) or Newton (`mj_solNewton`) without the effective metric: the warm start
+/// chosen for the whole model, then one solve per constraint island on its own dofs and rows
+/// (`mj_solCG_island`/`mj_solNewton_island`), the dofs outside every island keeping
+/// `qacc_smooth`; with islands disabled, one solve over everything.
+fn primal_islands(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) {
+    let (nv, n) = (m.nv, d.nefc);
+    w.f.copy_from_slice(&d.a.qfrc_smooth);
+    // warm start: qacc_warmstart unless qacc_smooth costs less (`warmstart`)
+    w.a.copy_from_slice(&d.a.qacc_smooth);
+    if !m.opt.disabled(disable::WARMSTART) {
+        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        let mut cost_warm = constraint::update(d, &w.jar[..n], false);
+        mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
+        for i in 0..nv {
+            cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
+        }
+        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        let cost_smooth = constraint::update(d, &w.jar[..n], false);
+        if cost_warm <= cost_smooth {
+            w.a.copy_from_slice(&d.a.qacc_warmstart);
+        }
+    }
+    let mut islands = std::mem::take(&mut w.islands);
+    islands.find(m, d);
+    w.jt.build(nv, d);
+    if islands.nisland > 0 {
+        // the unconstrained dofs: smooth acceleration, no constraint force
+        for i in 0..nv {
+            if islands.dof_island(m, i) == usize::MAX {
+                w.a[i] = d.a.qacc_smooth[i];
+            }
+        }
+    }
+    w.qfrc.fill(0.0);
+    if newton {
+        // one Hessian for all islands: it is block diagonal over them, so each island's
+        // direction is that of its own Hessian; the rows' states start at this qacc
+        constraint::mul_jac(d, &mut w.jar, &w.a);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        constraint::update(d, &w.jar[..n], true);
+        // no metric on this path: `prepare` reads only M and the rows
+        w.hess.prepare(m, d, None);
+    }
+    let mut niter = 0;
+    if islands.nisland == 0 {
+        let all_dofs = std::mem::take(&mut w.all_dofs);
+        let all_rows = std::mem::take(&mut w.all_rows);
+        let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
+        niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale);
+        w.all_dofs = all_dofs;
+        w.all_rows = all_rows;
+    } else {
+        for k in 0..islands.nisland {
+            let dofs = islands.island_dofs(k);
+            // island scale: the inverse of the island's summed diagonal inertia
+            let inertia: f64 = dofs
+                .iter()
+                .map(|&i| d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize])
+                .sum();
+            let it = primal_part(m, d, w, newton, dofs, islands.island_efcs(k), 1.0 / inertia);
+            niter = niter.max(it);
+        }
+    }
+    w.islands = islands;
+    d.a.qacc.copy_from_slice(&w.a);
+    d.a.qfrc_constraint.copy_from_slice(&w.qfrc);
+    d.solver_niter = niter as i32;
+}
+
+/// `mj_solPrimal` on the dofs `dofs` and rows `rows` from the acceleration in `w.a`; leaves
+/// `w.a`, `w.qfrc` and the rows' forces and states there. Returns the iteration count.
+#[allow(clippy::too_many_arguments)]
+fn primal_part(
+    m: &Model,
+    d: &mut Data,
+    w: &mut SolverScratch,
+    newton: bool,
+    dofs: &[usize],
+    rows: &[usize],
+    scale: f64,
+) -> usize {
+    let tol = m.opt.tolerance;
+    let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
+    mul_m_part(m, &d.a.M, &w.a, &mut w.ma, dofs);
+    mul_jac_part(d, &mut w.jar, &w.a, rows);
+    for &r in rows {
+        w.jar[r] -= d.a.efc_aref[r];
+    }
+    part_update(d, w, rows, dofs, elliptic_hessian);
+    for &i in dofs {
+        w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
+    }
+    // the CG direction M⁻¹·grad bounds the suboptimality (a certificate of convergence)
+    part_prec(m, d, w, dofs);
+    let gap = (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
+    let flat = scale * dot_part(&w.grad, &w.grad, dofs).sqrt() < tol;
+    let mut done = gap && (!newton || flat);
+    if !done && newton {
+        w.hess.refresh(d);
+        w.hess.solve(&w.grad, &mut w.mgrad);
+        done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
+    }
+    if !done {
+        for &i in dofs {
+            w.search[i] = -w.mgrad[i];
+        }
+    }
+    let mut iter = 0;
+    while !done && iter < m.opt.iterations as usize {
+        let (alpha, ls_improvement) = primal_search(m, d, w, dofs, rows, scale);
+        if alpha == 0.0 {
+            break;
+        }
+        for &i in dofs {
+            w.a[i] += alpha * w.search[i];
+            w.ma[i] += alpha * w.mv[i];
+        }
+        for &r in rows {
+            w.jar[r] += alpha * w.jv[r];
+        }
+        if !newton {
+            for &i in dofs {
+                w.grad_old[i] = w.grad[i];
+                w.mgrad_old[i] = w.mgrad[i];
+            }
+        }
+        for &r in rows {
+            w.oldstate[r] = d.a.efc_state[r];
+        }
+        part_update(d, w, rows, dofs, elliptic_hessian);
+        for &i in dofs {
+            w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
+        }
+        if newton {
+            w.hess.refresh(d);
+            w.hess.solve(&w.grad, &mut w.mgrad);
+        } else {
+            part_prec(m, d, w, dofs);
+        }
+        let improvement = scale * ls_improvement;
+        let gradient = scale * dot_part(&w.grad, &w.grad, dofs).sqrt();
+        let decrement = if newton {
+            (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0)
+        } else {
+            0.0
+        };
+        iter += 1;
+        if (improvement > 0.0 && improvement < tol) || gradient < tol || (newton && decrement < tol)
+        {
+            break;
+        }
+        if newton {
+            for &i in dofs {
+                w.search[i] = -w.mgrad[i];
+            }
+        } else {
+            // Hager–Zhang conjugate direction, restarted when conjugacy is lost
+            let beta = {
+                for &i in dofs {
+                    w.graddif[i] = w.grad[i] - w.grad_old[i];
+                    w.mgraddif[i] = w.mgrad[i] - w.mgrad_old[i];
+                }
+                let d_dot_y = dot_part(&w.search, &w.graddif, dofs);
+                if d_dot_y < MINVAL {
+                    0.0
+                } else {
+                    let y_my = dot_part(&w.graddif, &w.mgraddif, dofs);
+                    let y_mgrad = dot_part(&w.graddif, &w.mgrad, dofs);
+                    let d_grad = dot_part(&w.search, &w.grad, dofs);
+                    let beta_hz = (y_mgrad - 2.0 * (y_my / d_dot_y) * d_grad) / d_dot_y;
+                    let d_norm = dot_part(&w.search, &w.search, dofs).sqrt();
+                    let g_norm = dot_part(&w.grad, &w.grad, dofs).sqrt();
+                    let eta_k = -1.0 / (d_norm * g_norm.min(0.01)).max(MINVAL);
+                    eta_k.max(beta_hz)
+                }
+            };
+            for &i in dofs {
+                w.search[i] = -w.mgrad[i] + beta * w.search[i];
+            }
+        }
+    }
+    iter
+}
+
+/// Row forces and states from `w.jar` on `rows`, and `w.qfrc = Jᵀ·force` on `dofs`.
+fn part_update(d: &mut Data, w: &mut SolverScratch, rows: &[usize], dofs: &[usize], cone: bool) {
+    constraint::update_rows(d, &w.jar, rows, cone);
+    mul_jac_t_part(d, &w.jt, &mut w.qfrc, &d.a.efc_force, dofs);
+}
+
+/// `w.mgrad = M⁻¹·w.grad` on `dofs`.
+fn part_prec(m: &Model, d: &Data, w: &mut SolverScratch, dofs: &[usize]) {
+    for &i in dofs {
+        w.mgrad[i] = w.grad[i];
+    }
+    solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
+}
+
+/// Line-search point: step, cost change from the start, slope and curvature.
+#[derive(Clone, Copy, Default)]
+struct LsPoint {
+    alpha: f64,
+    cost: f64,
+    d0: f64,
+    d1: f64,
+}
+
+/// MuJoCo's exact line search along `w.search` (`PrimalSearch`): one Newton step on the
+/// piecewise-quadratic cost, then a one-sided search and a bracketed one, each point judged by
+/// the scaled slope tolerance. Fills `w.mv`, `w.jv`; returns the step and the cost decrease.
+fn primal_search(
+    m: &Model,
+    d: &Data,
+    w: &mut SolverScratch,
+    dofs: &[usize],
+    rows: &[usize],
+    scale: f64,
+) -> (f64, f64) {
+    let snorm = dot_part(&w.search, &w.search, dofs).sqrt();
+    if snorm < MINVAL {
+        return (0.0, 0.0);
+    }
+    let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
+    let maxiter = m.opt.ls_iterations as usize;
+    mul_m_part(m, &d.a.M, &w.search, &mut w.mv, dofs);
+    mul_jac_part(d, &mut w.jv, &w.search, rows);
+    // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
+    let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
+    let g2 = 0.5 * dot_part(&w.search, &w.mv, dofs);
+    let mut k = 0;
+    while k < rows.len() {
+        let i = rows[k];
+        let q = &mut w.quad[3 * i..];
+        let (jar, jv, dd) = (w.jar[i], w.jv[i], d.a.efc_D[i]);
+        let dj0 = dd * jar;
+        q[0] = jar * dj0;
+        q[1] = jv * dj0;
+        q[2] = jv * dd * jv;
+        let dim = row_dim(d, i);
+        if dim > 1 {
+            let con = &d.contact[d.a.efc_id[i] as usize];
+            let mu = con.mu;
+            for j in 1..dim {
+                let (ja, jvj, dj) = (w.jar[i + j], w.jv[i + j], d.a.efc_D[i + j]);
+                let djj = dj * ja;
+                q[0] += ja * djj;
+                q[1] += jvj * djj;
+                q[2] += jvj * dj * jvj;
+            }
+            let (mut uu, mut uv, mut vv) = (0.0, 0.0, 0.0);
+            for j in 1..dim {
+                let u = w.jar[i + j] * con.friction[j - 1];
+                let v = w.jv[i + j] * con.friction[j - 1];
+                uu += u * u;
+                uv += u * v;
+                vv += v * v;
+            }
+            q[3] = jar * mu;
+            q[4] = jv * mu;
+            q[5] = uu;
+            q[6] = uv;
+            q[7] = vv;
+            q[8] = dd / ((mu * mu) * (1.0 + mu * mu));
+        }
+        q[0] *= 0.5;
+        q[2] *= 0.5;
+        k += dim;
+    }
+    let ls = LineSearch {
+        d,
+        w,
+        rows,
+        g1,
+        g2,
+        count: std::cell::Cell::new(0),
+    };
+    let eval = |alpha: f64| ls.eval(alpha);
+    let p0 = eval(0.0);
+    let mut p1 = eval(p0.alpha - p0.d0 / p0.d1);
+    if p1.d0.abs() < gtol && (p1.alpha == 0.0 || p1.cost < 0.0) {
+        return (p1.alpha, -p1.cost);
+    }
+    let dir = if p1.d0 < 0.0 { 1.0 } else { -1.0 };
+    // one-sided search: Newton steps while the slope keeps its sign
+    let mut p2 = p0;
+    while p1.d0 * dir <= -gtol && ls.count.get() < maxiter {
+        p2 = p1;
+        p1 = eval(p1.alpha - p1.d0 / p1.d1);
+        if p1.d0.abs() < gtol && p1.cost < 0.0 {
+            return (p1.alpha, -p1.cost);
+        }
+    }
+    if ls.count.get() >= maxiter {
+        return (p1.alpha, -p1.cost);
+    }
+    // bracketed search between p1 and p2, each end with its Newton point
+    let mut p2next = p1;
+    let mut p1next = eval(p1.alpha - p1.d0 / p1.d1);
+    while ls.count.get() < maxiter {
+        let pmid = eval(0.5 * (p1.alpha + p2.alpha));
+        let cand = [p1next, p2next, pmid];
+        let mut best: Option<LsPoint> = None;
+        for c in cand {
+            if c.d0.abs() < gtol && best.is_none_or(|b| c.cost < b.cost) {
+                best = Some(c);
+            }
+        }
+        if let Some(b) = best {
+            return (b.alpha, -b.cost);
+        }
+        let b1 = bracket(&mut p1, &cand);
+        if b1 {
+            p1next = eval(p1.alpha - p1.d0 / p1.d1);
+        }
+        let b2 = bracket(&mut p2, &cand);
+        if b2 {
+            p2next = eval(p2.alpha - p2.d0 / p2.d1);
+        }
+        if !b1 && !b2 {
+            return (pmid.alpha, -pmid.cost);
+        }
+    }
+    if p1.cost <= p2.cost && p1.cost < 0.0 {
+        (p1.alpha, -p1.cost)
+    } else if p2.cost <= p1.cost && p2.cost < 0.0 {
+        (p2.alpha, -p2.cost)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// Moves the bracket end `p` to the candidate with the same slope sign closest to zero
+/// (`updateBracket`); returns whether it moved.
+fn bracket(p: &mut LsPoint, cand: &[LsPoint; 3]) -> bool {
+    let mut moved = false;
+    for c in cand {
+        if (p.d0 < 0.0 && c.d0 < 0.0 && p.d0 < c.d0) || (p.d0 > 0.0 && c.d0 > 0.0 && p.d0 > c.d0) {
+            *p = *c;
+            moved = true;
+        }
+    }
+    moved
+}
+
+/// The line search's cost along the search direction, from the quadratics `PrimalPrepare`
+/// left in `w.quad`.
+struct LineSearch<'a> {
+    d: &'a Data,
+    w: &'a SolverScratch,
+    rows: &'a [usize],
+    /// Gauss cost's slope and half curvature at the start.
+    g1: f64,
+    g2: f64,
+    /// Points evaluated (MuJoCo's `LSiter`).
+    count: std::cell::Cell<usize>,
+}
+
+impl LineSearch<'_> {
+    /// Cost change from step 0 to `alpha`, slope and curvature (`PrimalEval`).
+    fn eval(&self, alpha: f64) -> LsPoint {
+        self.count.set(self.count.get() + 1);
+        let (d, w) = (self.d, self.w);
+        let (ne, nf) = (d.ne, d.nf);
+        let mut cost = 0.0;
+        let (mut d0, mut d1) = (0.0, 0.0);
+        let mut qt = [0.0, self.g1, self.g2];
+        let rows = self.rows;
+        let mut k = 0;
+        while k < rows.len() {
+            let i = rows[k];
+            let q = &w.quad[3 * i..];
+            if i < ne {
+                qt[1] += q[1];
+                qt[2] += q[2];
+                k += 1;
+                continue;
+            }
+            if i < ne + nf {
+                let (start, dir) = (w.jar[i], w.jv[i]);
+                let x = start + alpha * dir;
+                let f = d.a.efc_frictionloss[i];
+                let dd = d.a.efc_D[i];
+                let rf = d.a.efc_R[i] * f;
+                cost += friction_cost_dif(start, x, f, rf, dd);
+                if -rf < x && x < rf {
+                    d0 += dd * x * dir;
+                    d1 += dd * dir * dir;
+                } else if x <= -rf {
+                    d0 += -f * dir;
+                } else {
+                    d0 += f * dir;
+                }
+                k += 1;
+                continue;
+            }
+            if d.a.efc_type[i] == kind::CONTACT_ELLIPTIC {
+                let con = &d.contact[d.a.efc_id[i] as usize];
+                let mu = con.mu;
+                let (u0, v0, uu, uv, vv, dm) = (q[3], q[4], q[5], q[6], q[7], q[8]);
+                cost += elliptic_cost_dif(q, alpha, mu, dm);
+                let nn = u0 + alpha * v0;
+                let tsqr = uu + alpha * (2.0 * uv + alpha * vv);
+                if tsqr <= 0.0 {
+                    if nn < 0.0 {
+                        d0 += 2.0 * alpha * q[2] + q[1];
+                        d1 += 2.0 * q[2];
+                    }
+                } else {
+                    let t = tsqr.sqrt();
+                    if nn >= mu * t {
+                    } else if mu * nn + t <= 0.0 {
+                        d0 += 2.0 * alpha * q[2] + q[1];
+                        d1 += 2.0 * q[2];
+                    } else {
+                        let n1 = v0;
+                        let t1 = (uv + alpha * vv) / t;
+                        let t2 = vv / t - (uv + alpha * vv) * t1 / (t * t);
+                        d0 += dm * (nn - mu * t) * (n1 - mu * t1);
+                        d1 += dm * ((n1 - mu * t1) * (n1 - mu * t1) + (nn - mu * t) * (-mu * t2));
+                    }
+                }
+                k += con.dim as usize;
+                continue;
+            }
+            let start = w.jar[i];
+            let x = start + alpha * w.jv[i];
+            let cost0 = if start < 0.0 { q[0] } else { 0.0 };
+            if x < 0.0 {
+                qt[0] += q[0] - cost0;
+                qt[1] += q[1];
+                qt[2] += q[2];
+            } else {
+                cost -= cost0;
+            }
+            k += 1;
+        }
+        cost += alpha * alpha * qt[2] + alpha * qt[1] + qt[0];
+        d0 += 2.0 * alpha * qt[2] + qt[1];
+        d1 += 2.0 * qt[2];
+        if d1 <= 0.0 {
+            d1 = MINVAL;
+        }
+        LsPoint {
+            alpha,
+            cost,
+            d0,
+            d1,
+        }
+    }
+}
+
+/// Huber cost of a friction-loss row at `x` (`frictionCost`).
+fn friction_cost(x: f64, f: f64, rf: f64, dd: f64) -> f64 {
+    if -rf < x && x < rf {
+        0.5 * dd * x * x
+    } else if x <= -rf {
+        f * (-0.5 * rf - x)
+    } else {
+        f * (-0.5 * rf + x)
+    }
+}
+
+/// `friction_cost(x) − friction_cost(start)`, without cancellation inside one zone
+/// (`frictionCostDif`).
+fn friction_cost_dif(start: f64, x: f64, f: f64, rf: f64, dd: f64) -> f64 {
+    let zone = |v: f64| {
+        if -rf < v && v < rf {
+            0
+        } else if v <= -rf {
+            -1
+        } else {
+            1
+        }
+    };
+    match (zone(start), zone(x)) {
+        (0, 0) => 0.5 * dd * (x - start) * (x + start),
+        (-1, -1) => f * (start - x),
+        (1, 1) => f * (x - start),
+        _ => friction_cost(x, f, rf, dd) - friction_cost(start, f, rf, dd),
+    }
+}
+
+/// Cost change of an elliptic contact from step 0 to `alpha` (`ellipticCostDif`); zones 1 top
+/// (no force), 2 bottom (quadratic), 3 the cone's middle.
+fn elliptic_cost_dif(q: &[f64], alpha: f64, mu: f64, dm: f64) -> f64 {
+    let (u0, v0, uu, uv, vv) = (q[3], q[4], q[5], q[6], q[7]);
+    let zone = |nn: f64, tsqr: f64| -> (i32, f64) {
+        if tsqr <= 0.0 {
+            (if nn < 0.0 { 2 } else { 1 }, 0.0)
+        } else {
+            let t = tsqr.sqrt();
+            if nn >= mu * t {
+                (1, t)
+            } else if mu * nn + t <= 0.0 {
+                (2, t)
+            } else {
+                (3, t)
+            }
+        }
+    };
+    let (z0, t0) = zone(u0, uu);
+    let nn = u0 + alpha * v0;
+    let (za, t) = zone(nn, uu + alpha * (2.0 * uv + alpha * vv));
+    match (z0, za) {
+        (1, 1) => 0.0,
+        (2, 2) => alpha * alpha * q[2] + alpha * q[1],
+        (3, 3) => {
+            let t_delta = alpha * (2.0 * uv + alpha * vv) / (t + t0);
+            let r_delta = alpha * v0 - mu * t_delta;
+            let r0 = u0 - mu * t0;
+            0.5 * dm * r_delta * (2.0 * r0 + r_delta)
+        }
+        (3, 2) => {
+            let b0 = mu * u0 + t0;
+            alpha * (alpha * q[2] + q[1]) + 0.5 * dm * b0 * b0
+        }
+        (2, 3) => {
+            let b = mu * nn + t;
+            alpha * (alpha * q[2] + q[1]) - 0.5 * dm * b * b
+        }
+        (1, 2) => alpha * alpha * q[2] + alpha * q[1] + q[0],
+        (1, 3) => {
+            let r = nn - mu * t;
+            0.5 * dm * r * r
+        }
+        (3, 1) => {
+            let r0 = u0 - mu * t0;
+            -0.5 * dm * r0 * r0
+        }
+        (2, 1) => -q[0],
+        _ => 0.0,
+    }
 }
 
 /// MuJoCo's PCG32 generator, used to shuffle PGS's visiting order reproducibly.
@@ -1119,59 +1845,6 @@ fn dual_state(d: &mut Data, force: &[f64]) {
             };
         }
         i += 1;
-    }
-}
-
-/// Labels each constraint row with the first row of its island (`mj_island`): rows that move
-/// dofs of the same kinematic tree, directly or through other rows, share an island. With
-/// islands disabled every row is in one.
-fn island_rows(
-    m: &Model,
-    d: &Data,
-    tree: &mut Vec<usize>,
-    first: &mut Vec<usize>,
-    label: &mut Vec<usize>,
-) {
-    let n = d.nefc;
-    label.clear();
-    if m.opt.disabled(disable::ISLAND) {
-        label.resize(n, 0);
-        return;
-    }
-    // union-find over trees, then each tree's component is named by its first row
-    tree.clear();
-    tree.extend(0..m.ntree);
-    fn root(t: &mut [usize], mut i: usize) -> usize {
-        while t[i] != i {
-            t[i] = t[t[i]];
-            i = t[i];
-        }
-        i
-    }
-    for r in 0..n {
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let cols = &d.a.efc_J_colind[adr..adr + d.a.efc_J_rownnz[r] as usize];
-        let Some(&c0) = cols.first() else { continue };
-        let t0 = root(tree, m.dof_treeid[c0 as usize] as usize);
-        for &c in &cols[1..] {
-            let t = root(tree, m.dof_treeid[c as usize] as usize);
-            if t != t0 {
-                tree[t] = t0;
-            }
-        }
-    }
-    let none = usize::MAX;
-    label.resize(n, none);
-    first.clear();
-    first.resize(tree.len(), none);
-    for r in 0..n {
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let c0 = d.a.efc_J_colind[adr] as usize;
-        let t = root(tree, m.dof_treeid[c0] as usize);
-        if first[t] == none {
-            first[t] = r;
-        }
-        label[r] = first[t];
     }
 }
 
@@ -1474,30 +2147,28 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     }
     let force = &mut f[..n];
 
-    // islands: rows grouped by the kinematic trees they couple, each solved on its own
+    // islands (`mj_island`), each solved on its own; with none, one solve over every row
     let mut prev_buf = std::mem::take(&mut w.pgs_prev);
     let mut mom_buf = std::mem::take(&mut w.pgs_momentum);
     let mut blocks = std::mem::take(&mut w.pgs_blocks);
-    let mut list = std::mem::take(&mut w.pgs_list);
-    let mut label = std::mem::take(&mut w.pgs_label);
-    island_rows(m, d, &mut w.pgs_tree, &mut w.pgs_first, &mut label);
+    let mut islands = std::mem::take(&mut w.islands);
+    islands.find(m, d);
     let mut iter = 0;
-    for start in 0..n {
-        if label[start] != start {
-            continue;
-        }
-        list.clear();
-        list.extend((start..n).filter(|&r| label[r] == start));
+    for k in 0..islands.nisland.max(1) {
+        let list = if islands.nisland == 0 {
+            &w.all_rows[..n]
+        } else {
+            islands.island_efcs(k)
+        };
         let buf = PgsBuffers {
             force: &mut *force,
             prev: &mut prev_buf[..n],
             momentum: &mut mom_buf[..n],
             blocks: &mut blocks,
         };
-        iter = iter.max(pgs_island(m, d, &ar, &b, &list, buf));
+        iter = iter.max(pgs_island(m, d, &ar, &b, list, buf));
     }
-    w.pgs_list = list;
-    w.pgs_label = label;
+    w.islands = islands;
     d.a.efc_force[..n].copy_from_slice(force);
     dual_state(d, &f[..n]);
     w.pgs_prev = prev_buf;
@@ -1585,7 +2256,7 @@ mod tests {
                     d.a.efc_type[r] == kind::CONTACT_ELLIPTIC && d.a.efc_state[r] == state::CONE
                 })
                 .count();
-            hess.prepare(&m, &d, &mut s);
+            hess.prepare(&m, &d, Some(&mut s));
             // a full factorization, then rank-1 updates after flipping the state of some
             // rows outside the cones (as between Newton iterations), then back
             for round in 0..3 {
