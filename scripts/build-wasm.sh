@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the engine for the browser: cargo (release, simd128) → wasm-bindgen (--target web)
-# → wasm-opt from npm binaryen (Debian's binaryen 108 breaks wasm-bindgen output).
+# Builds the engine for the browser: cargo (profile wasm: release at opt-level 2, simd128)
+# → wasm-bindgen (--target web) → wasm-opt from npm binaryen (Debian's binaryen 108 breaks
+# wasm-bindgen output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-cargo build --release --lib --target wasm32-unknown-unknown -p flexlab
-wasm-bindgen --target web --out-dir web/src/wasm target/wasm32-unknown-unknown/release/flexlab.wasm
+cargo build --profile wasm --lib --target wasm32-unknown-unknown -p flexlab
+wasm-bindgen --target web --out-dir web/src/wasm target/wasm32-unknown-unknown/wasm/flexlab.wasm
 node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
   web/src/wasm/flexlab_bg.wasm -o web/src/wasm/flexlab_bg.wasm

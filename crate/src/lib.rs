@@ -14,6 +14,7 @@ pub mod data;
 pub mod engine;
 pub mod error;
 pub mod fields;
+pub mod json;
 pub mod lessons;
 pub mod math;
 pub mod mjcf;

@@ -7,11 +7,11 @@
 //! - [`measure_json`]: run a measured check (bounded work)
 //! - [`judge_json`]: judge an answer against a measurement
 
-use super::bundle::{Bundle, ExerciseKind, ParamKind, ParamValue};
+use super::bundle::{Bundle, Camera, Choice, Diag, ExerciseKind, ParamKind, ParamValue, Textbook};
 use super::judge::{judge, AnswerValue};
 use super::measure::{measure, Measurement};
 use super::params::prepare;
-use serde_json::{json, Value};
+use crate::json::{self, Value};
 use std::collections::BTreeMap;
 
 /// Most bytes of lesson text accepted in one call.
@@ -25,8 +25,7 @@ pub fn load(files_json: &str) -> Result<Bundle, String> {
             MAX_FILES_JSON_BYTES >> 20
         ));
     }
-    let v: Value =
-        serde_json::from_str(files_json).map_err(|e| format!("files_json is not JSON: {e}"))?;
+    let v = json::parse(files_json).map_err(|e| format!("files_json is not JSON: {e}"))?;
     let obj = v
         .as_object()
         .ok_or("files_json must be an object { path: text }")?;
@@ -40,16 +39,18 @@ pub fn load(files_json: &str) -> Result<Bundle, String> {
     Ok(Bundle::from_files(files))
 }
 
-fn opt(x: Option<f64>) -> Value {
-    x.map(|v| json!(v)).unwrap_or(Value::Null)
-}
-
 /// The bundle as the player reads it.
 pub fn bundle_json(b: &Bundle) -> String {
     let sections: Vec<Value> = b
         .sections
         .iter()
-        .map(|s| json!({ "id": s.id, "title": s.title, "markdown": s.markdown }))
+        .map(|s| {
+            Value::object([
+                ("id", Value::from(&s.id)),
+                ("title", s.title.to_json()),
+                ("markdown", s.markdown.to_json()),
+            ])
+        })
         .collect();
     let scenes: Vec<Value> = b
         .scenes
@@ -59,31 +60,35 @@ pub fn bundle_json(b: &Bundle) -> String {
                 .params
                 .iter()
                 .map(|p| {
-                    json!({
-                        "name": p.name,
-                        "label": p.label,
-                        "target": p.target_src,
-                        "kind": match p.kind {
-                            ParamKind::Number => "number",
-                            ParamKind::Choice => "choice",
-                            ParamKind::Bool => "bool",
-                        },
-                        "min": opt(p.min),
-                        "max": opt(p.max),
-                        "step": opt(p.step),
-                        "choices": p.choices,
-                        "default": p.default.to_json(),
-                    })
+                    let kind = match p.kind {
+                        ParamKind::Number => "number",
+                        ParamKind::Choice => "choice",
+                        ParamKind::Bool => "bool",
+                    };
+                    Value::object([
+                        ("name", Value::from(&p.name)),
+                        ("label", p.label.to_json()),
+                        ("target", Value::from(&p.target_src)),
+                        ("kind", Value::from(kind)),
+                        ("min", p.min.into()),
+                        ("max", p.max.into()),
+                        ("step", p.step.into()),
+                        ("choices", Value::from(&p.choices)),
+                        ("default", p.default.to_json()),
+                    ])
                 })
                 .collect();
-            json!({
-                "id": s.id,
-                "file": s.file,
-                "title": s.title,
-                "camera": s.camera,
-                "show": s.show,
-                "params": params,
-            })
+            Value::object([
+                ("id", Value::from(&s.id)),
+                ("file", Value::from(&s.file)),
+                ("title", s.title.to_json()),
+                (
+                    "camera",
+                    s.camera.as_ref().map_or(Value::Null, Camera::to_json),
+                ),
+                ("show", Value::from(&s.show)),
+                ("params", Value::Array(params)),
+            ])
         })
         .collect();
     let exercises: Vec<Value> = b
@@ -91,15 +96,18 @@ pub fn bundle_json(b: &Bundle) -> String {
         .iter()
         .filter(|e| e.kind != ExerciseKind::Measure)
         .map(|e| {
-            json!({
-                "id": e.id,
-                "section": e.section,
-                "scene": e.scene,
-                "kind": e.kind.name(),
-                "prompt": e.prompt,
-                "unit": e.unit,
-                "choices": e.choices,
-            })
+            Value::object([
+                ("id", Value::from(&e.id)),
+                ("section", Value::from(&e.section)),
+                ("scene", Value::from(&e.scene)),
+                ("kind", Value::from(e.kind.name())),
+                ("prompt", e.prompt.to_json()),
+                ("unit", Value::from(&e.unit)),
+                (
+                    "choices",
+                    Value::Array(e.choices.iter().map(Choice::to_json).collect()),
+                ),
+            ])
         })
         .collect();
     let measurements: Vec<Value> = b
@@ -107,25 +115,31 @@ pub fn bundle_json(b: &Bundle) -> String {
         .iter()
         .filter(|e| e.kind == ExerciseKind::Measure)
         .map(|e| {
-            json!({
-                "id": e.id,
-                "section": e.section,
-                "scene": e.scene,
-                "caption": e.prompt,
-                "unit": e.unit,
-                "textbook": e.textbook,
-            })
+            Value::object([
+                ("id", Value::from(&e.id)),
+                ("section", Value::from(&e.section)),
+                ("scene", Value::from(&e.scene)),
+                ("caption", e.prompt.to_json()),
+                ("unit", Value::from(&e.unit)),
+                (
+                    "textbook",
+                    e.textbook.as_ref().map_or(Value::Null, Textbook::to_json),
+                ),
+            ])
         })
         .collect();
-    json!({
-        "id": b.id,
-        "title": b.title,
-        "sections": sections,
-        "scenes": scenes,
-        "exercises": exercises,
-        "measurements": measurements,
-        "errors": b.errors,
-    })
+    Value::object([
+        ("id", Value::from(&b.id)),
+        ("title", b.title.to_json()),
+        ("sections", Value::Array(sections)),
+        ("scenes", Value::Array(scenes)),
+        ("exercises", Value::Array(exercises)),
+        ("measurements", Value::Array(measurements)),
+        (
+            "errors",
+            Value::Array(b.errors.iter().map(Diag::to_json).collect()),
+        ),
+    ])
     .to_string()
 }
 
@@ -138,8 +152,7 @@ pub fn prepare_scene_json(b: &Bundle, scene_id: &str, params_json: &str) -> Resu
     let t = params_json.trim();
     let mut values = Vec::new();
     if !t.is_empty() {
-        let v: Value =
-            serde_json::from_str(t).map_err(|e| format!("params_json is not JSON: {e}"))?;
+        let v = json::parse(t).map_err(|e| format!("params_json is not JSON: {e}"))?;
         let obj = v.as_object().ok_or("params_json must be an object")?;
         for (k, x) in obj {
             let pv = ParamValue::from_json(x)
@@ -148,13 +161,22 @@ pub fn prepare_scene_json(b: &Bundle, scene_id: &str, params_json: &str) -> Resu
         }
     }
     let p = prepare(scene, &b.files, &values)?;
-    let elastic3d: serde_json::Map<String, Value> = p
-        .elastic3d
+    let elastic3d = Value::object(
+        p.elastic3d
+            .iter()
+            .map(|(f, v)| (f.clone(), Value::Number(*v as f64))),
+    );
+    let files: Vec<Value> = p
+        .files
         .iter()
-        .map(|(f, v)| (f.clone(), json!(v)))
+        .map(|(n, t)| Value::Array(vec![n.into(), t.into()]))
         .collect();
-    let files: Vec<Value> = p.files.iter().map(|(n, t)| json!([n, t])).collect();
-    Ok(json!({ "xml": p.xml, "elastic3d": elastic3d, "files": files }).to_string())
+    Ok(Value::object([
+        ("xml", Value::from(&p.xml)),
+        ("elastic3d", elastic3d),
+        ("files", Value::Array(files)),
+    ])
+    .to_string())
 }
 
 /// Runs the measured check of an exercise or measurement: `{value, pending, runs}`.
@@ -177,10 +199,9 @@ pub fn judge_json(
     let ex = b
         .exercise(id)
         .ok_or_else(|| format!("no exercise '{id}' in this lesson"))?;
-    let a: Value =
-        serde_json::from_str(answer_json).map_err(|e| format!("answer_json is not JSON: {e}"))?;
+    let a = json::parse(answer_json).map_err(|e| format!("answer_json is not JSON: {e}"))?;
     let answer = match &a {
-        Value::Number(n) => AnswerValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Value::Number(n) => AnswerValue::Number(*n),
         Value::String(s) => match ex.kind {
             // a number typed into a text field still counts as a number
             ExerciseKind::Number => AnswerValue::Number(
@@ -192,17 +213,22 @@ pub fn judge_json(
         },
         _ => return Err("answer_json must be a number or a string".into()),
     };
-    let mv: Value = serde_json::from_str(measured_json)
-        .map_err(|e| format!("measured_json is not JSON: {e}"))?;
+    let mv = json::parse(measured_json).map_err(|e| format!("measured_json is not JSON: {e}"))?;
     let m = Measurement::from_json(&mv)?;
     let v = judge(ex, &answer, &m)?;
-    Ok(json!({ "correct": v.correct, "feedback": v.feedback, "explain": v.explain }).to_string())
+    Ok(Value::object([
+        ("correct", Value::Bool(v.correct)),
+        ("feedback", v.feedback.to_json()),
+        ("explain", v.explain.to_json()),
+    ])
+    .to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lessons::bundle::tests::tiny;
+    use serde_json::Value;
 
     fn files_json() -> String {
         serde_json::to_string(&tiny()).unwrap()

@@ -9,12 +9,12 @@
 use super::judge::Condition;
 use super::params::{self, Target};
 use super::quantity::{self, Expr};
-use serde::{Deserialize, Serialize};
+use super::tomlread::{self as tr, fields, float, spanned_string, string, Item, Spanned};
+use crate::json::Value as Json;
 use std::collections::BTreeMap;
-use toml::Spanned;
 
 /// One problem in a lesson, located in a lesson file (path relative to the lesson folder).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diag {
     pub file: String,
     /// 1-based line.
@@ -33,6 +33,17 @@ impl Diag {
     }
 }
 
+impl Diag {
+    /// As JSON: `{file, line, message}`.
+    pub fn to_json(&self) -> Json {
+        Json::object([
+            ("file", Json::from(&self.file)),
+            ("line", Json::from(self.line)),
+            ("message", Json::from(&self.message)),
+        ])
+    }
+}
+
 impl std::fmt::Display for Diag {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}: {}", self.file, self.line, self.message)
@@ -40,14 +51,26 @@ impl std::fmt::Display for Diag {
 }
 
 /// A text in both languages of the lab: Chinese with English terms, and English.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Text {
     pub zh: String,
     pub en: String,
 }
 
 impl Text {
+    fn from_toml(v: &Item) -> tr::Result<Text> {
+        let f = fields(v, "struct Text", &["zh", "en"])?;
+        Ok(Text {
+            zh: f.read("zh", string)?,
+            en: f.read("en", string)?,
+        })
+    }
+
+    /// As JSON: `{zh, en}`.
+    pub fn to_json(&self) -> Json {
+        Json::object([("zh", Json::from(&self.zh)), ("en", Json::from(&self.en))])
+    }
+
     /// Replaces `{key}` by `value` in both languages.
     pub fn fill(&self, key: &str, zh: &str, en: &str) -> Text {
         let k = format!("{{{key}}}");
@@ -68,30 +91,30 @@ pub enum ParamValue {
 
 impl ParamValue {
     /// From a TOML value (numbers, strings and booleans only).
-    pub fn from_toml(v: &toml::Value) -> Option<ParamValue> {
+    pub fn from_toml(v: &tr::Value) -> Option<ParamValue> {
         Some(match v {
-            toml::Value::Integer(i) => ParamValue::Number(*i as f64),
-            toml::Value::Float(x) => ParamValue::Number(*x),
-            toml::Value::String(s) => ParamValue::Text(s.clone()),
-            toml::Value::Boolean(b) => ParamValue::Bool(*b),
+            tr::Value::Integer(i) => ParamValue::Number(*i as f64),
+            tr::Value::Float(x) => ParamValue::Number(*x),
+            tr::Value::String(s) => ParamValue::Text(s.clone()),
+            tr::Value::Boolean(b) => ParamValue::Bool(*b),
             _ => return None,
         })
     }
     /// From a JSON value (numbers, strings and booleans only).
-    pub fn from_json(v: &serde_json::Value) -> Option<ParamValue> {
+    pub fn from_json(v: &Json) -> Option<ParamValue> {
         Some(match v {
-            serde_json::Value::Number(n) => ParamValue::Number(n.as_f64()?),
-            serde_json::Value::String(s) => ParamValue::Text(s.clone()),
-            serde_json::Value::Bool(b) => ParamValue::Bool(*b),
+            Json::Number(n) => ParamValue::Number(*n),
+            Json::String(s) => ParamValue::Text(s.clone()),
+            Json::Bool(b) => ParamValue::Bool(*b),
             _ => return None,
         })
     }
     /// As JSON.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(&self) -> Json {
         match self {
-            ParamValue::Number(x) => serde_json::json!(x),
-            ParamValue::Text(s) => serde_json::json!(s),
-            ParamValue::Bool(b) => serde_json::json!(b),
+            ParamValue::Number(x) => Json::from(*x),
+            ParamValue::Text(s) => Json::from(s),
+            ParamValue::Bool(b) => Json::Bool(*b),
         }
     }
 }
@@ -194,13 +217,38 @@ impl Param {
 }
 
 /// The initial camera of a scene.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Camera {
     pub lookat: [f64; 3],
     pub distance: f64,
     pub azimuth: f64,
     pub elevation: f64,
+}
+
+impl Camera {
+    fn from_toml(v: &Item) -> tr::Result<Camera> {
+        let f = fields(
+            v,
+            "struct Camera",
+            &["lookat", "distance", "azimuth", "elevation"],
+        )?;
+        Ok(Camera {
+            lookat: f.read("lookat", tr::floats::<3>)?,
+            distance: f.read("distance", float)?,
+            azimuth: f.read("azimuth", float)?,
+            elevation: f.read("elevation", float)?,
+        })
+    }
+
+    /// As JSON: `{lookat, distance, azimuth, elevation}`.
+    pub fn to_json(&self) -> Json {
+        Json::object([
+            ("lookat", Json::from(self.lookat.to_vec())),
+            ("distance", Json::from(self.distance)),
+            ("azimuth", Json::from(self.azimuth)),
+            ("elevation", Json::from(self.elevation)),
+        ])
+    }
 }
 
 /// An interactive scene: an MJCF file and the parameters a student may change.
@@ -273,12 +321,31 @@ impl ExerciseKind {
 }
 
 /// A choice of a choice exercise.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Choice {
     pub id: String,
     pub zh: String,
     pub en: String,
+}
+
+impl Choice {
+    fn from_toml(v: &Item) -> tr::Result<Choice> {
+        let f = fields(v, "struct Choice", &["id", "zh", "en"])?;
+        Ok(Choice {
+            id: f.read("id", string)?,
+            zh: f.read("zh", string)?,
+            en: f.read("en", string)?,
+        })
+    }
+
+    /// As JSON: `{id, zh, en}`.
+    pub fn to_json(&self) -> Json {
+        Json::object([
+            ("id", Json::from(&self.id)),
+            ("zh", Json::from(&self.zh)),
+            ("en", Json::from(&self.en)),
+        ])
+    }
 }
 
 /// Parameter values of one run of a measured check.
@@ -358,21 +425,47 @@ pub struct Answer {
 }
 
 /// Texts shown after a check.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Feedback {
     pub right: Text,
     pub wrong: Text,
     pub explain: Text,
 }
 
+impl Feedback {
+    fn from_toml(v: &Item) -> tr::Result<Feedback> {
+        let f = fields(v, "struct Feedback", &["right", "wrong", "explain"])?;
+        Ok(Feedback {
+            right: f.read("right", Text::from_toml)?,
+            wrong: f.read("wrong", Text::from_toml)?,
+            explain: f.read("explain", Text::from_toml)?,
+        })
+    }
+}
+
 /// What the textbook states, shown beside the measurement of a `::: measure` block.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Textbook {
-    #[serde(default)]
     pub value: Option<f64>,
     pub text: Text,
+}
+
+impl Textbook {
+    fn from_toml(v: &Item) -> tr::Result<Textbook> {
+        let f = fields(v, "struct Textbook", &["value", "text"])?;
+        Ok(Textbook {
+            value: f.opt("value", float)?,
+            text: f.read("text", Text::from_toml)?,
+        })
+    }
+
+    /// As JSON: `{value, text}`.
+    pub fn to_json(&self) -> Json {
+        Json::object([
+            ("value", Json::from(self.value)),
+            ("text", self.text.to_json()),
+        ])
+    }
 }
 
 /// An exercise (or a `[[measurement]]`, `kind` [`ExerciseKind::Measure`]).
@@ -414,124 +507,247 @@ pub struct Bundle {
 
 // ------------------------------------------------------------------ raw TOML shapes
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawLesson {
     id: String,
-    #[serde(default)]
     mujoco: Option<String>,
     title: Text,
     sections: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawLesson {
+    fn from_toml(v: &Item) -> tr::Result<RawLesson> {
+        let f = fields(
+            v,
+            "struct RawLesson",
+            &["id", "mujoco", "title", "sections"],
+        )?;
+        Ok(RawLesson {
+            id: f.read("id", string)?,
+            mujoco: f.opt("mujoco", string)?,
+            title: f.read("title", Text::from_toml)?,
+            sections: f.read("sections", |x| tr::array_of(x, spanned_string))?,
+        })
+    }
+}
+
 struct RawScenes {
-    #[serde(default)]
     scene: Vec<RawScene>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawScenes {
+    fn from_toml(v: &Item) -> tr::Result<RawScenes> {
+        let f = fields(v, "struct RawScenes", &["scene"])?;
+        Ok(RawScenes {
+            scene: f
+                .opt("scene", |x| tr::array_of(x, RawScene::from_toml))?
+                .unwrap_or_default(),
+        })
+    }
+}
+
 struct RawScene {
     id: Spanned<String>,
     file: Spanned<String>,
     title: Text,
-    #[serde(default)]
     camera: Option<Camera>,
-    #[serde(default)]
     show: Vec<String>,
-    #[serde(default)]
     param: Vec<RawParam>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawScene {
+    fn from_toml(v: &Item) -> tr::Result<RawScene> {
+        let f = fields(
+            v,
+            "struct RawScene",
+            &["id", "file", "title", "camera", "show", "param"],
+        )?;
+        Ok(RawScene {
+            id: f.read("id", spanned_string)?,
+            file: f.read("file", spanned_string)?,
+            title: f.read("title", Text::from_toml)?,
+            camera: f.opt("camera", Camera::from_toml)?,
+            show: f
+                .opt("show", |x| tr::array_of(x, string))?
+                .unwrap_or_default(),
+            param: f
+                .opt("param", |x| tr::array_of(x, RawParam::from_toml))?
+                .unwrap_or_default(),
+        })
+    }
+}
+
 struct RawParam {
     name: Spanned<String>,
     label: Text,
     target: Spanned<String>,
     kind: Spanned<String>,
-    #[serde(default)]
     min: Option<f64>,
-    #[serde(default)]
     max: Option<f64>,
-    #[serde(default)]
     step: Option<f64>,
-    #[serde(default)]
     choices: Option<Vec<String>>,
-    #[serde(default)]
-    default: Option<Spanned<toml::Value>>,
-    #[serde(default)]
+    default: Option<Item>,
     on: Option<String>,
-    #[serde(default)]
     off: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawParam {
+    fn from_toml(v: &Item) -> tr::Result<RawParam> {
+        let f = fields(
+            v,
+            "struct RawParam",
+            &[
+                "name", "label", "target", "kind", "min", "max", "step", "choices", "default",
+                "on", "off",
+            ],
+        )?;
+        Ok(RawParam {
+            name: f.read("name", spanned_string)?,
+            label: f.read("label", Text::from_toml)?,
+            target: f.read("target", spanned_string)?,
+            kind: f.read("kind", spanned_string)?,
+            min: f.opt("min", float)?,
+            max: f.opt("max", float)?,
+            step: f.opt("step", float)?,
+            choices: f.opt("choices", |x| tr::array_of(x, string))?,
+            default: f.get("default").cloned(),
+            on: f.opt("on", string)?,
+            off: f.opt("off", string)?,
+        })
+    }
+}
+
 struct RawExercises {
-    #[serde(default)]
     exercise: Vec<RawExercise>,
-    #[serde(default)]
     measurement: Vec<RawExercise>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawExercises {
+    fn from_toml(v: &Item) -> tr::Result<RawExercises> {
+        let f = fields(v, "struct RawExercises", &["exercise", "measurement"])?;
+        let list = |name| {
+            f.opt(name, |x| tr::array_of(x, RawExercise::from_toml))
+                .map(Option::unwrap_or_default)
+        };
+        Ok(RawExercises {
+            exercise: list("exercise")?,
+            measurement: list("measurement")?,
+        })
+    }
+}
+
 struct RawExercise {
     id: Spanned<String>,
     section: Spanned<String>,
     scene: Spanned<String>,
-    #[serde(default)]
     kind: Option<Spanned<String>>,
-    #[serde(default)]
     prompt: Option<Text>,
-    #[serde(default)]
     caption: Option<Text>,
-    #[serde(default)]
     unit: Option<String>,
-    #[serde(default)]
     choices: Option<Vec<Choice>>,
     measure: Spanned<RawMeasure>,
     answer: Spanned<RawAnswer>,
-    #[serde(default)]
     feedback: Option<Feedback>,
-    #[serde(default)]
     textbook: Option<Textbook>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawExercise {
+    fn from_toml(v: &Item) -> tr::Result<RawExercise> {
+        let f = fields(
+            v,
+            "struct RawExercise",
+            &[
+                "id", "section", "scene", "kind", "prompt", "caption", "unit", "choices",
+                "measure", "answer", "feedback", "textbook",
+            ],
+        )?;
+        Ok(RawExercise {
+            id: f.read("id", spanned_string)?,
+            section: f.read("section", spanned_string)?,
+            scene: f.read("scene", spanned_string)?,
+            kind: f.opt("kind", spanned_string)?,
+            prompt: f.opt("prompt", Text::from_toml)?,
+            caption: f.opt("caption", Text::from_toml)?,
+            unit: f.opt("unit", string)?,
+            choices: f.opt("choices", |x| tr::array_of(x, Choice::from_toml))?,
+            measure: f.read("measure", |x| {
+                Ok(Spanned::new(x.span(), RawMeasure::from_toml(x)?))
+            })?,
+            answer: f.read("answer", |x| {
+                Ok(Spanned::new(x.span(), RawAnswer::from_toml(x)?))
+            })?,
+            feedback: f.opt("feedback", Feedback::from_toml)?,
+            textbook: f.opt("textbook", Textbook::from_toml)?,
+        })
+    }
+}
+
 struct RawMeasure {
-    runs: Vec<Spanned<toml::Table>>,
+    /// Tables of parameter values.
+    runs: Vec<Spanned<tr::Table>>,
     duration: Spanned<f64>,
     quantity: Spanned<String>,
-    #[serde(default)]
     combine: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawMeasure {
+    fn from_toml(v: &Item) -> tr::Result<RawMeasure> {
+        let f = fields(
+            v,
+            "struct RawMeasure",
+            &["runs", "duration", "quantity", "combine"],
+        )?;
+        Ok(RawMeasure {
+            runs: f.read("runs", |x| {
+                tr::array_of(x, |t| Ok(Spanned::new(t.span(), tr::table(t)?.clone())))
+            })?,
+            duration: f.read("duration", |x| Ok(Spanned::new(x.span(), float(x)?)))?,
+            quantity: f.read("quantity", spanned_string)?,
+            combine: f.opt("combine", spanned_string)?,
+        })
+    }
+}
+
 struct RawAnswer {
-    #[serde(default)]
     tolerance: Option<Spanned<RawTolerance>>,
-    expect: Spanned<toml::Value>,
-    #[serde(default)]
+    expect: Item,
     outcome: Vec<RawOutcome>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+impl RawAnswer {
+    fn from_toml(v: &Item) -> tr::Result<RawAnswer> {
+        let f = fields(v, "struct RawAnswer", &["tolerance", "expect", "outcome"])?;
+        Ok(RawAnswer {
+            tolerance: f.opt("tolerance", |x| {
+                let t = fields(x, "struct RawTolerance", &["relative", "absolute"])?;
+                Ok(Spanned::new(
+                    x.span(),
+                    RawTolerance {
+                        relative: t.opt("relative", float)?,
+                        absolute: t.opt("absolute", float)?,
+                    },
+                ))
+            })?,
+            expect: f.req("expect")?.clone(),
+            outcome: f
+                .opt("outcome", |x| {
+                    tr::array_of(x, |o| {
+                        let g = fields(o, "struct RawOutcome", &["when", "choice"])?;
+                        Ok(RawOutcome {
+                            when: g.read("when", spanned_string)?,
+                            choice: g.read("choice", spanned_string)?,
+                        })
+                    })
+                })?
+                .unwrap_or_default(),
+        })
+    }
+}
+
 struct RawTolerance {
-    #[serde(default)]
     relative: Option<f64>,
-    #[serde(default)]
     absolute: Option<f64>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawOutcome {
     when: Spanned<String>,
     choice: Spanned<String>,
@@ -566,18 +782,18 @@ impl<'a> Reader<'a> {
         self.errors.push(Diag::new(file, line, msg));
     }
 
-    fn toml<T: serde::de::DeserializeOwned>(&mut self, file: &str) -> Option<(T, &'a str)> {
+    /// Parses `file` and reads it with `read`; the first problem becomes a [`Diag`].
+    fn toml<T>(&mut self, file: &str, read: fn(&Item) -> tr::Result<T>) -> Option<(T, &'a str)> {
         let files = self.files;
         let Some(text) = files.get(file) else {
             self.err(file, 1, format!("missing file '{file}'"));
             return None;
         };
-        match toml::from_str::<T>(text) {
+        match tr::parse(text).and_then(|doc| read(&doc)) {
             Ok(v) => Some((v, text.as_str())),
             Err(e) => {
-                let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
-                let msg = e.message().trim().to_string();
-                self.err(file, line, msg);
+                let line = line_of(text, e.span.start);
+                self.err(file, line, e.message);
                 None
             }
         }
@@ -706,7 +922,7 @@ impl Bundle {
     }
 
     fn read_lesson(&mut self, r: &mut Reader) {
-        let Some((raw, text)) = r.toml::<RawLesson>("lesson.toml") else {
+        let Some((raw, text)) = r.toml("lesson.toml", RawLesson::from_toml) else {
             return;
         };
         self.id = raw.id;
@@ -790,7 +1006,7 @@ impl Bundle {
 
     fn read_scenes(&mut self, r: &mut Reader) {
         const F: &str = "scenes.toml";
-        let Some((raw, text)) = r.toml::<RawScenes>(F) else {
+        let Some((raw, text)) = r.toml(F, RawScenes::from_toml) else {
             return;
         };
         for s in raw.scene {
@@ -837,7 +1053,7 @@ impl Bundle {
 
     fn read_exercises(&mut self, r: &mut Reader) {
         const F: &str = "exercises.toml";
-        let Some((raw, text)) = r.toml::<RawExercises>(F) else {
+        let Some((raw, text)) = r.toml(F, RawExercises::from_toml) else {
             return;
         };
         let all = raw
@@ -1240,7 +1456,8 @@ fn read_exercise(
         let rl = sline(text, run);
         let mut values = Vec::new();
         for (k, v) in run.get_ref().iter() {
-            match ParamValue::from_toml(v) {
+            let k = k.get_ref();
+            match ParamValue::from_toml(v.get_ref()) {
                 Some(pv) => values.push((k.clone(), pv)),
                 None => r.err(
                     F,
@@ -1321,7 +1538,7 @@ fn read_exercise(
         }
     };
     let expect = match (kind, ra.expect.get_ref()) {
-        (ExerciseKind::Choice, toml::Value::String(s)) => {
+        (ExerciseKind::Choice, tr::Value::String(s)) => {
             if !choices.iter().any(|c| &c.id == s) {
                 r.err(
                     F,

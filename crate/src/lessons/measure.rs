@@ -12,6 +12,7 @@ use super::bundle::{Bundle, Combine, Diag, Exercise, ParamValue};
 use super::params::{self, Prepared};
 use super::quantity::{self, Ctx, Val};
 use crate::error::ErrorKind;
+use crate::json::Value;
 use crate::mjcf::MemSource;
 use crate::{Data, Model};
 use std::sync::OnceLock;
@@ -330,42 +331,42 @@ pub fn measure(b: &Bundle, ex: &Exercise) -> Result<Measurement, Diag> {
 
 impl Measurement {
     /// As JSON: `{value, pending, runs:[{params, compiles, error, value, steps, time, diverged}]}`.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(&self) -> Value {
         let val = |v: &Option<Val>| match v {
-            Some(Val::Num(x)) if x.is_finite() => serde_json::json!(x),
-            Some(Val::Num(x)) => serde_json::json!(x.to_string()),
-            Some(Val::Text(t)) => serde_json::json!(t),
-            None => serde_json::Value::Null,
+            Some(Val::Num(x)) if x.is_finite() => Value::Number(*x),
+            Some(Val::Num(x)) => Value::String(x.to_string()),
+            Some(Val::Text(t)) => Value::from(t),
+            None => Value::Null,
         };
-        let runs: Vec<_> = self
+        let runs: Vec<Value> = self
             .runs
             .iter()
             .map(|r| {
-                let params: serde_json::Map<String, serde_json::Value> = r
-                    .params
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.to_json()))
-                    .collect();
-                serde_json::json!({
-                    "params": params,
-                    "compiles": r.compiles,
-                    "error": r.error,
-                    "value": val(&r.value),
-                    "steps": r.steps,
-                    "time": r.time,
-                    "diverged": r.diverged,
-                })
+                let params = Value::object(r.params.iter().map(|(k, v)| (k.clone(), v.to_json())));
+                Value::object([
+                    ("params", params),
+                    ("compiles", r.compiles.into()),
+                    ("error", r.error.clone().into()),
+                    ("value", val(&r.value)),
+                    ("steps", r.steps.into()),
+                    ("time", r.time.into()),
+                    ("diverged", r.diverged.into()),
+                ])
             })
             .collect();
-        serde_json::json!({ "value": val(&self.value), "pending": self.pending, "runs": runs })
+        Value::object([
+            ("value", val(&self.value)),
+            ("pending", self.pending.clone().into()),
+            ("runs", Value::Array(runs)),
+        ])
     }
 
     /// Reads the JSON of [`Measurement::to_json`] back (what the browser hands to `judge`).
-    pub fn from_json(v: &serde_json::Value) -> Result<Measurement, String> {
-        let val = |x: &serde_json::Value| -> Option<Val> {
+    pub fn from_json(v: &Value) -> Result<Measurement, String> {
+        let val = |x: &Value| -> Option<Val> {
             match x {
-                serde_json::Value::Number(n) => n.as_f64().map(Val::Num),
-                serde_json::Value::String(s) => s
+                Value::Number(n) => Some(Val::Num(*n)),
+                Value::String(s) => s
                     .parse::<f64>()
                     .ok()
                     .map(Val::Num)
@@ -405,7 +406,7 @@ impl Measurement {
         }
         // a compiler message stays text even when it looks like a number
         let value = match obj.get("value") {
-            Some(serde_json::Value::String(s)) if s.parse::<f64>().is_err() || s.is_empty() => {
+            Some(Value::String(s)) if s.parse::<f64>().is_err() || s.is_empty() => {
                 Some(Val::Text(s.clone()))
             }
             Some(x) => val(x),

@@ -14,6 +14,7 @@ pub mod judge;
 pub mod measure;
 pub mod params;
 pub mod quantity;
+pub mod tomlread;
 
 pub use bundle::{Bundle, Diag, Exercise, ExerciseKind, ParamValue, Scene, Section, Text};
 pub use judge::{judge, Verdict};
