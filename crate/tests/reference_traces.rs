@@ -155,4 +155,7 @@ reference_cases!(
     cable_helix_free_rk4,
     cable_vertex_implicitfast,
     cable_curved_floor,
+    eq_weld_connect_euler,
+    eq_weld_connect_rk4,
+    cable_connect_slider,
 );

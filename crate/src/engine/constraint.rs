@@ -115,6 +115,210 @@ impl RowScratch {
     }
 }
 
+impl RowScratch {
+    /// Adds `J̇(body, point)` (MuJoCo's `mj_jacDot`): the time derivative of the point's
+    /// translational Jacobian (and rotational if `rot`), from `cdof_dot` (recomputed from the
+    /// body's `cvel` for ball and free-rotation dofs, whose stored `cdof_dot` MuJoCo does not
+    /// use here) and the point's own velocity.
+    fn add_body_dot(&mut self, m: &Model, d: &Data, body: usize, point: &Vec3, rot: bool) {
+        let nv = m.nv;
+        let root = m.body_rootid[body] as usize;
+        let com = [
+            d.a.subtree_com[3 * root],
+            d.a.subtree_com[3 * root + 1],
+            d.a.subtree_com[3 * root + 2],
+        ];
+        let off = sub3(point, &com);
+        let cv = &d.a.cvel[6 * body..6 * body + 6];
+        // the point's linear velocity (mju_transformSpatial of cvel to the point)
+        let t = cross(&off, &[cv[0], cv[1], cv[2]]);
+        let plin = [cv[3] - t[0], cv[4] - t[1], cv[5] - t[2]];
+        let b = m.body_weldid[body] as usize;
+        if m.body_dofnum[b] == 0 {
+            return;
+        }
+        let mut da = m.body_dofadr[b] + m.body_dofnum[b] - 1;
+        while da >= 0 {
+            let i = da as usize;
+            let c = &d.a.cdof[6 * i..6 * i + 6];
+            let mut cd = [0.0; 6];
+            cd.copy_from_slice(&d.a.cdof_dot[6 * i..6 * i + 6]);
+            let j = m.dof_jntid[i] as usize;
+            let jt = m.jnt_type[j];
+            if jt == 1 || (jt == 0 && i >= m.jnt_dofadr[j] as usize + 3) {
+                let bi = m.dof_bodyid[i] as usize;
+                cd = cross_motion(&d.a.cvel[6 * bi..6 * bi + 6], c);
+            }
+            if !self.mark[i] {
+                self.mark[i] = true;
+                self.touched.push(i);
+            }
+            let t1 = cross(&[cd[0], cd[1], cd[2]], &off);
+            let t2 = cross(&[c[0], c[1], c[2]], &plin);
+            for k in 0..3 {
+                self.jp[k * nv + i] = cd[3 + k] + t1[k] + t2[k];
+                if rot {
+                    self.jr[k * nv + i] = cd[k];
+                }
+            }
+            da = m.dof_parentid[i];
+        }
+    }
+
+    /// `J̇·qvel` of the accumulated rows in MuJoCo's summation order: over the merged chain of
+    /// the two bodies in AVX lanes (sparse Jacobians), else `mju_dot` over all dofs.
+    fn dot_qvel(&self, m: &Model, d: &Data, chain: &[i32], sparse: bool, rows: &[f64]) -> Vec3 {
+        let nv = m.nv;
+        let q = &d.a.qvel;
+        let mut out = [0.0; 3];
+        for (k, o) in out.iter_mut().enumerate() {
+            let row = &rows[k * nv..k * nv + nv];
+            *o = if sparse {
+                super::solver::sum_avx(chain.len(), |t| {
+                    let i = chain[t] as usize;
+                    row[i] * q[i]
+                })
+            } else {
+                dot_mj(nv, |i| row[i] * q[i])
+            };
+        }
+        out
+    }
+}
+
+/// `Σ v(i)` for `i < n` in `mju_dot`'s order: four running sums over `i`, reduced as
+/// `(s0 + s2) + (s1 + s3)`, then the remaining (up to three) terms added as one group.
+fn dot_mj(n: usize, v: impl Fn(usize) -> f64) -> f64 {
+    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
+    let mut k = 0;
+    while k + 4 <= n {
+        r0 += v(k);
+        r1 += v(k + 1);
+        r2 += v(k + 2);
+        r3 += v(k + 3);
+        k += 4;
+    }
+    let mut res = (r0 + r2) + (r1 + r3);
+    match n - k {
+        3 => res += v(k) + v(k + 1) + v(k + 2),
+        2 => res += v(k) + v(k + 1),
+        1 => res += v(k),
+        _ => {}
+    }
+    res
+}
+
+/// Subtracts `J̇·qvel` from `efc_aref` of the connect and weld rows (MuJoCo 3.15.0's
+/// `mj_Jdotv`): the rows' reference acceleration then accounts for the anchors' acceleration
+/// that comes from the moving Jacobian, not only for the violation and its rate.
+fn jdot_v(m: &Model, d: &mut Data, rs: &mut RowScratch, chain: &mut [i32]) {
+    use crate::model::JacobianKind;
+    let nv = m.nv;
+    let sparse = match m.opt.jacobian {
+        JacobianKind::Sparse => true,
+        JacobianKind::Dense => false,
+        JacobianKind::Auto => nv >= 60,
+    };
+    let mut row = 0;
+    while row < d.ne {
+        let id = d.a.efc_id[row] as usize;
+        let etype = m.eq_type[id];
+        if etype != 0 && etype != 1 {
+            while row < d.ne && d.a.efc_id[row] as usize == id {
+                row += 1;
+            }
+            continue;
+        }
+        let weld = etype == 1;
+        let (p1, p2, b1, b2) = eq_anchors(m, d, id);
+        let nchain = if sparse {
+            super::jacobian::merge_chain(m, chain, b1, b2, false)
+        } else {
+            0
+        };
+        rs.clear(nv);
+        rs.add_body_dot(m, d, b1, &p1, weld);
+        let (jv1, jr1) = (
+            rs.dot_qvel(m, d, &chain[..nchain], sparse, &rs.jp),
+            rs.dot_qvel(m, d, &chain[..nchain], sparse, &rs.jr),
+        );
+        rs.clear(nv);
+        rs.add_body_dot(m, d, b2, &p2, weld);
+        let (jv2, jr2) = (
+            rs.dot_qvel(m, d, &chain[..nchain], sparse, &rs.jp),
+            rs.dot_qvel(m, d, &chain[..nchain], sparse, &rs.jr),
+        );
+        rs.clear(nv);
+        for k in 0..3 {
+            d.a.efc_aref[row + k] -= jv1[k] - jv2[k];
+        }
+        row += 3;
+        if weld {
+            weld_jdot_v(m, d, id, b1, b2, &jr1, &jr2, row);
+            row += 3;
+        }
+    }
+}
+
+/// The rotational part of a weld's `J̇·qvel`: the product rule on ½·q1⁻¹·(ω0 − ω1)·q0·rel.
+#[allow(clippy::too_many_arguments)]
+fn weld_jdot_v(
+    m: &Model,
+    d: &mut Data,
+    id: usize,
+    b1: usize,
+    b2: usize,
+    jr1: &Vec3,
+    jr2: &Vec3,
+    row: usize,
+) {
+    let data = &m.eq_data[11 * id..11 * id + 11];
+    let ts = data[10];
+    let quat = |b: usize| {
+        [
+            d.a.xquat[4 * b],
+            d.a.xquat[4 * b + 1],
+            d.a.xquat[4 * b + 2],
+            d.a.xquat[4 * b + 3],
+        ]
+    };
+    let rel = [data[6], data[7], data[8], data[9]];
+    let q0r = mul_quat(&quat(b1), &rel);
+    let negq1 = neg_quat(&quat(b2));
+    let w1 = [d.a.cvel[6 * b1], d.a.cvel[6 * b1 + 1], d.a.cvel[6 * b1 + 2]];
+    let w2 = [d.a.cvel[6 * b2], d.a.cvel[6 * b2 + 1], d.a.cvel[6 * b2 + 2]];
+    let domega = sub3(&w1, &w2);
+    let qdot0r = mul_quat(&deriv_quat(&quat(b1), &w1), &rel);
+    let negqdot1 = neg_quat(&deriv_quat(&quat(b2), &w2));
+    let djrdv = sub3(jr1, jr2);
+    let t1 = mul_quat(&mul_quat_axis(&negqdot1, &domega), &q0r);
+    let t2 = mul_quat(&mul_quat_axis(&negq1, &djrdv), &q0r);
+    let t3 = mul_quat(&mul_quat_axis(&negq1, &domega), &qdot0r);
+    for k in 0..3 {
+        d.a.efc_aref[row + k] -= 0.5 * (t1[1 + k] + t2[1 + k] + t3[1 + k]) * ts;
+    }
+}
+
+/// MuJoCo's `mju_derivQuat`: `½·(0, ω)·q`, term for term.
+fn deriv_quat(q: &Quat, w: &Vec3) -> Quat {
+    [
+        0.5 * (-w[0] * q[1] - w[1] * q[2] - w[2] * q[3]),
+        0.5 * (w[0] * q[0] + w[1] * q[3] - w[2] * q[2]),
+        0.5 * (-w[0] * q[3] + w[1] * q[0] + w[2] * q[1]),
+        0.5 * (w[0] * q[2] - w[1] * q[1] + w[2] * q[0]),
+    ]
+}
+
+/// MuJoCo's `mju_mulQuatAxis`: `q·(0, a)`, term for term.
+fn mul_quat_axis(q: &Quat, a: &Vec3) -> Quat {
+    [
+        -q[1] * a[0] - q[2] * a[1] - q[3] * a[2],
+        q[0] * a[0] + q[2] * a[2] - q[3] * a[1],
+        q[0] * a[1] + q[3] * a[0] - q[1] * a[2],
+        q[0] * a[2] + q[1] * a[1] - q[2] * a[0],
+    ]
+}
+
 /// Appends `size` rows sharing the sparsity `chain` (values row-major in `vals`).
 fn add_rows(
     d: &mut Data,
@@ -1078,8 +1282,9 @@ pub fn mul_jac_t(d: &Data, res: &mut [f64], vec: &[f64]) {
     }
 }
 
-/// Velocity stage: `efc_vel = J·qvel` and `efc_aref` (`mj_referenceConstraint`).
-pub fn reference(m: &Model, d: &mut Data) {
+/// Velocity stage: `efc_vel = J·qvel` and `efc_aref` (`mj_referenceConstraint`), with the
+/// `J̇·qvel` correction of connect and weld rows.
+pub fn reference(m: &Model, d: &mut Data, s: &mut Scratch) {
     let n = d.nefc;
     let mut vel = std::mem::take(&mut d.a.efc_vel);
     mul_jac(d, &mut vel, &d.a.qvel);
@@ -1096,6 +1301,9 @@ pub fn reference(m: &Model, d: &mut Data) {
         } else {
             -k[1] * v - k[0] * k[2] * r
         };
+    }
+    if d.ne > 0 {
+        jdot_v(m, d, &mut s.rows, &mut s.jac.chain);
     }
 }
 

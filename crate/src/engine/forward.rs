@@ -32,7 +32,7 @@ pub fn fwd_velocity(m: &Model, d: &mut Data, s: &mut Scratch) {
     actuation::velocity(m, d);
     kinematics::com_vel(m, d);
     passive::passive(m, d, s);
-    constraint::reference(m, d);
+    constraint::reference(m, d, s);
     let mut bias = std::mem::take(&mut d.a.qfrc_bias);
     rne::rne(m, d, false, &mut s.cacc, &mut s.cfrc, &mut bias);
     d.a.qfrc_bias = bias;

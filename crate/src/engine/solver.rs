@@ -1111,7 +1111,7 @@ fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
 /// (`mju_dotSparse_avx`): four running sums, reduced as `(s0 + s2) + (s1 + s3)`, then the
 /// remaining terms one at a time.
 #[inline]
-fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
+pub(super) fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
     let mut res = 0.0;
     let mut k = 0;
     if n >= 4 {
