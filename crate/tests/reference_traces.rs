@@ -158,4 +158,5 @@ reference_cases!(
     eq_weld_connect_euler,
     eq_weld_connect_rk4,
     cable_connect_slider,
+    eq_weld_connect_discrete,
 );
