@@ -517,6 +517,8 @@ pub enum Transmission {
     None,
     Joint(String),
     Tendon(String),
+    /// A site: the gear is a wrench (force, torque) in the site's frame.
+    Site(String),
 }
 
 /// An actuator (`<general>`, `<motor>`, `<position>`, `<velocity>`), as `mjsActuator`:

@@ -120,7 +120,7 @@ impl Scene {
     }
 
     /// Sizes, options and names as JSON: `{sizes, options, name, body, flex, geom, joint,
-    /// actuator, tendon, stat}` (unnamed objects are empty strings, as in `mjModel.names`).
+    /// actuator, tendon, site, stat}` (unnamed objects are empty strings, as in `mjModel.names`).
     pub fn info(&self) -> String {
         let m = &self.model;
         let mut s = String::from("{\"sizes\":{");
@@ -180,6 +180,7 @@ impl Scene {
         names(&mut s, "joint", &m.names_jnt);
         names(&mut s, "actuator", &m.names_actuator);
         names(&mut s, "tendon", &m.names_tendon);
+        names(&mut s, "site", &m.names_site);
         s.push_str(",\"stat\":{\"center\":[");
         for k in 0..3 {
             if k > 0 {

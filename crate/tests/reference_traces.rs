@@ -159,4 +159,5 @@ reference_cases!(
     eq_weld_connect_rk4,
     cable_connect_slider,
     eq_weld_connect_discrete,
+    cable_site_motors,
 );

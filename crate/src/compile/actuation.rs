@@ -8,6 +8,9 @@ use crate::math;
 use crate::model::Model;
 use crate::spec::{Spec, Transmission, TriState};
 
+/// `mjTRN_SITE`.
+pub const SITE: i32 = 4;
+
 fn err(msg: String, element: &str, name: &str, line: u32) -> Error {
     let mut e = Error::compile(msg).at_element(element);
     if !name.is_empty() {
@@ -147,6 +150,14 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                     .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
                 (3, t)
             }
+            Transmission::Site(n) => {
+                let s = m
+                    .names_site
+                    .iter()
+                    .position(|x| x == n)
+                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                (SITE, s)
+            }
             Transmission::None => return Err(e("invalid actuator transmission type".into())),
         };
         m.actuator_trntype.push(trntype);
@@ -189,6 +200,13 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         if trntype == 0 {
             m.moment_rownnz.push(1);
             m.moment_colind.push(m.jnt_dofadr[id]);
+        } else if trntype == SITE {
+            // the dofs that move the site's body; the values follow the site each step
+            let mut chain = vec![0i32; m.nv.max(1)];
+            let body = m.site_bodyid[id] as usize;
+            let n = crate::engine::jacobian::body_chain(m, body, &mut chain);
+            m.moment_rownnz.push(n as i32);
+            m.moment_colind.extend_from_slice(&chain[..n]);
         } else {
             let (adr, n) = (m.ten_J_rowadr[id] as usize, m.ten_J_rownnz[id] as usize);
             m.moment_rownnz.push(n as i32);
@@ -247,7 +265,7 @@ pub fn set_const(m: &mut Model, d: &crate::Data) {
         m.tendon_invweight0[t] = math::dot(&dense, &sol);
     }
     for i in 0..m.nu {
-        let (row, len0) = moment_row(m, &ten_j, i);
+        let (row, len0) = moment_row(m, d, &ten_j, i);
         m.actuator_length0[i] = len0;
         dense.fill(0.0);
         for &(c, v) in &row {
@@ -277,9 +295,19 @@ pub fn set_const(m: &mut Model, d: &crate::Data) {
 }
 
 /// Moment row (dof, value) and transmission length at qpos0 of actuator `i`.
-fn moment_row(m: &Model, ten_j: &[f64], i: usize) -> (Vec<(usize, f64)>, f64) {
+fn moment_row(m: &Model, d: &crate::Data, ten_j: &[f64], i: usize) -> (Vec<(usize, f64)>, f64) {
     let gear = m.actuator_gear[6 * i];
     let id = m.actuator_trnid[2 * i] as usize;
+    if m.actuator_trntype[i] == SITE {
+        let adr = m.moment_rowadr[i] as usize;
+        let n = m.moment_rownnz[i] as usize;
+        let mut vals = vec![0.0; n];
+        crate::engine::actuation::site_moment(m, d, i, &mut vals);
+        let row = (0..n)
+            .map(|k| (m.moment_colind[adr + k] as usize, vals[k]))
+            .collect();
+        return (row, 0.0);
+    }
     if m.actuator_trntype[i] == 0 {
         let q = m.qpos0[m.jnt_qposadr[id] as usize];
         (vec![(m.jnt_dofadr[id] as usize, gear)], gear * q)

@@ -210,7 +210,7 @@ fn check_options(m: &Model) -> Result<()> {
     let any_metric = any_stiff || any_contact;
     if o.integrator == Integrator::Discrete && discrete_rank_one_terms(m) {
         return Err(Error::unsupported(
-            "tendon springs/dampers, affine-gain actuators and position- or velocity-dependent actuators on tendons under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
+            "tendon springs/dampers, affine-gain actuators and position- or velocity-dependent actuators on tendons or sites under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
         ));
     }
     // MuJoCo 3.15.0 tests passive contact before elasticity (drape.xml has both and gets this one).

@@ -1,20 +1,28 @@
-//! Actuators with joint and fixed-tendon transmissions (`mj_transmission`,
+//! Actuators with joint, fixed-tendon and site transmissions (`mj_transmission`,
 //! `mj_fwdActuation`): clamped controls, affine gain and bias, force limits, and
 //! `qfrc_actuator = momentᵀ·force`. No activation dynamics (`dyntype` none).
 
+use crate::compile::actuation::SITE;
 use crate::data::Data;
 use crate::model::{disable, Model};
 
 /// Actuator lengths and moment rows (`actuator_moment` in `moment_*` sparsity).
 pub fn transmission(m: &Model, d: &mut Data) {
-    let a = &mut d.a;
     for i in 0..m.nu {
+        let a = &mut d.a;
         let gear = m.actuator_gear[6 * i];
         let id = m.actuator_trnid[2 * i] as usize;
         let adr = m.moment_rowadr[i] as usize;
         if m.actuator_trntype[i] == 0 {
             a.actuator_length[i] = gear * a.qpos[m.jnt_qposadr[id] as usize];
             a.actuator_moment[adr] = gear;
+        } else if m.actuator_trntype[i] == SITE {
+            a.actuator_length[i] = 0.0;
+            let n = m.moment_rownnz[i] as usize;
+            let mut row = std::mem::take(&mut a.actuator_moment);
+            site_moment(m, d, i, &mut row[adr..adr + n]);
+            d.a.actuator_moment = row;
+            continue;
         } else {
             a.actuator_length[i] = gear * a.ten_length[id];
             let tadr = m.ten_J_rowadr[id] as usize;
@@ -22,6 +30,46 @@ pub fn transmission(m: &Model, d: &mut Data) {
                 a.actuator_moment[adr + k] = gear * a.ten_J[tadr + k];
             }
         }
+    }
+}
+
+/// The moment row of a site transmission (no `refsite`) over its constant sparsity: the
+/// site's Jacobian transposed times the gear wrench rotated into the world frame
+/// (`mj_transmission`, `mjTRN_SITE`), summed in MuJoCo's order.
+pub fn site_moment(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
+    let s = m.actuator_trnid[2 * i] as usize;
+    let g = &m.actuator_gear[6 * i..6 * i + 6];
+    let r = &d.a.site_xmat[9 * s..9 * s + 9];
+    let rot = |v: &[f64]| {
+        [
+            r[0] * v[0] + r[1] * v[1] + r[2] * v[2],
+            r[3] * v[0] + r[4] * v[1] + r[5] * v[2],
+            r[6] * v[0] + r[7] * v[1] + r[8] * v[2],
+        ]
+    };
+    let (f, t) = (rot(&g[..3]), rot(&g[3..]));
+    let body = m.site_bodyid[s] as usize;
+    let root = m.body_rootid[body] as usize;
+    let off = [
+        d.a.site_xpos[3 * s] - d.a.subtree_com[3 * root],
+        d.a.site_xpos[3 * s + 1] - d.a.subtree_com[3 * root + 1],
+        d.a.site_xpos[3 * s + 2] - d.a.subtree_com[3 * root + 2],
+    ];
+    let adr = m.moment_rowadr[i] as usize;
+    for (k, o) in out.iter_mut().enumerate() {
+        let j = m.moment_colind[adr + k] as usize;
+        let c = &d.a.cdof[6 * j..6 * j + 6];
+        let x = crate::math::cross(&[c[0], c[1], c[2]], &off);
+        let jp = [c[3] + x[0], c[4] + x[1], c[5] + x[2]];
+        // mju_mulMatTVec over the six Jacobian rows, translation first
+        let mut v = 0.0;
+        v += jp[0] * f[0];
+        v += jp[1] * f[1];
+        v += jp[2] * f[2];
+        v += c[0] * t[0];
+        v += c[1] * t[1];
+        v += c[2] * t[2];
+        *o = v;
     }
 }
 

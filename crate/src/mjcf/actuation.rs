@@ -183,7 +183,6 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
     e.reject_unsupported(&[
         "jointinparent",
         "cranksite",
-        "site",
         "refsite",
         "body",
         "actlimited",
@@ -207,11 +206,13 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         a.forcerange_set = true;
     }
     e.read_f64s("gear", 1, &mut a.gear)?;
-    match (e.string("joint"), e.string("tendon")) {
-        (Some(_), Some(_)) => return Err(e.error("actuator can have only one transmission target")),
-        (Some(j), None) => a.target = Transmission::Joint(j),
-        (None, Some(t)) => a.target = Transmission::Tendon(t),
-        (None, None) => {}
+    let targets = [e.string("joint"), e.string("tendon"), e.string("site")];
+    match targets {
+        [Some(j), None, None] => a.target = Transmission::Joint(j),
+        [None, Some(t), None] => a.target = Transmission::Tendon(t),
+        [None, None, Some(s)] => a.target = Transmission::Site(s),
+        [None, None, None] => {}
+        _ => return Err(e.error("actuator can have only one transmission target")),
     }
     match e.name.as_str() {
         "general" => {

@@ -32,6 +32,8 @@ export interface ModelInfo {
   /** `names_actuator` and `names_tendon` ('' for unnamed ones). */
   actuator: string[];
   tendon: string[];
+  /** Site names (`mjModel.names` of sites). */
+  site: string[];
   stat: { center: [number, number, number]; extent: number };
 }
 

@@ -189,7 +189,7 @@ function actuators(s: FlexScene): ActuatorInfo[] {
     const type = trntype[i];
     const id = trnid[2 * i];
     // mjTRN_JOINT and mjTRN_JOINTINPARENT name a joint, mjTRN_TENDON a tendon
-    const target = type === 0 || type === 1 ? s.info.joint[id] ?? '' : type === 3 ? s.info.tendon[id] ?? '' : '';
+    const target = type === 0 || type === 1 ? s.info.joint[id] ?? '' : type === 3 ? s.info.tendon[id] ?? '' : type === 4 ? s.info.site[id] ?? '' : '';
     out.push({
       name: s.info.actuator[i] ?? '',
       ctrlrange: [range[2 * i], range[2 * i + 1]],

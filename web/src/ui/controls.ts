@@ -81,7 +81,8 @@ export class ControlPanel {
     this.ranges.push(range);
     const slider = el('input', { type: 'range', id, min: String(range[0]), max: String(range[1]), step: 'any', 'data-actuator': String(i), 'aria-describedby': `${id}-meta` });
     const out = el('output', { for: id, class: 'control-value', 'aria-hidden': 'true' });
-    const where = a.trntype === 0 || a.trntype === 1 ? t('onJoint', { name: a.target || String(a.trnid) }) : a.trntype === 3 ? t('onTendon', { name: a.target || String(a.trnid) }) : '';
+    const name = { name: a.target || String(a.trnid) };
+    const where = a.trntype === 0 || a.trntype === 1 ? t('onJoint', name) : a.trntype === 3 ? t('onTendon', name) : a.trntype === 4 ? t('onSite', name) : '';
     const span = a.ctrllimited ? `ctrlrange [${range[0]}, ${range[1]}]` : t('ctrlDefault', { range: `[${range[0]}, ${range[1]}]` });
     // pieces wrap as wholes
     const meta = el('span', { id: `${id}-meta`, class: 'control-meta' });

@@ -82,6 +82,7 @@ const STRINGS = {
   unnamedActuator: { zh: '执行器 actuator {i}', en: 'actuator {i}' },
   onJoint: { zh: '关节 joint {name}', en: 'joint {name}' },
   onTendon: { zh: '肌腱 tendon {name}', en: 'tendon {name}' },
+  onSite: { zh: '站点 site {name}', en: 'site {name}' },
   ctrlDefault: { zh: '{range}（无 ctrlrange，默认）', en: '{range} (default: no ctrlrange)' },
   energyPlot: { zh: '能量 energy (J)', en: 'Energy (J)' },
   edgePlot: { zh: '边长 flexedge_length (m)', en: 'Edge length flexedge_length (m)' },
