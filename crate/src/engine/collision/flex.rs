@@ -309,20 +309,41 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
     } else {
         2
     };
+    let (ay, az) = match axis {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
     let mut sap = std::mem::take(&mut cs.sap);
+    let mut sbox = std::mem::take(&mut cs.sap_box);
     sap.clear();
     for e in 0..ne {
         if elem_active(m, f, e) {
             let b = elem_aabb(d, m, f, e);
             sap.push((b[axis] - b[3 + axis], b[axis] + b[3 + axis], e));
+            // the same sums as `centred_overlap` (margin and gap are zero in self-collision),
+            // so this prune rejects exactly the pairs `elem_elem`'s box test would
+            sbox[e] = [
+                b[ay] - b[3 + ay],
+                b[ay] + b[3 + ay],
+                b[az] - b[3 + az],
+                b[az] + b[3 + az],
+            ];
         }
     }
-    sap.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+    // keys are distinct (element ids break ties), so the unstable sort gives the same order
+    // without the stable sort's buffer allocation
+    sap.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
     'outer: for i in 0..sap.len() {
         let (_, hi_i, ei) = sap[i];
+        let bi = sbox[ei];
         for &(lo_j, _, ej) in &sap[i + 1..] {
             if lo_j > hi_i {
                 break;
+            }
+            let bj = &sbox[ej];
+            if bi[1] < bj[0] || bj[1] < bi[0] || bi[3] < bj[2] || bj[3] < bi[2] {
+                continue;
             }
             let (a, b) = if ei < ej { (ei, ej) } else { (ej, ei) };
             if !elem_elem(m, d, cs, f, a, f, b) {
@@ -330,5 +351,6 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
             }
         }
     }
+    cs.sap_box = sbox;
     cs.sap = sap;
 }
