@@ -237,6 +237,9 @@ fn elem_elem(
     } else {
         let a = elem_shape(m, d, f1, e1);
         let b = elem_shape(m, d, f2, e2);
+        if separated_along_centres(&a, &b, mg) {
+            return true;
+        }
         convex::collide(
             &mut cs.epa,
             &mut cs.pre,
@@ -264,6 +267,39 @@ fn elem_elem(
         }
     }
     true
+}
+
+/// Whether two element shapes are farther apart than their radii plus `mg` along the line
+/// through their vertex centroids: then the true distance exceeds that too, and GJK (whose
+/// distance is never below the true one) reports no contact, so the pair can skip it. The
+/// relative slack of 1e-9 keeps rounding in these projections from rejecting a borderline pair.
+fn separated_along_centres(a: &Shape, b: &Shape, mg: f64) -> bool {
+    let (Core::Points { p: pa, n: na }, Core::Points { p: pb, n: nb }) = (&a.core, &b.core) else {
+        return false;
+    };
+    let centroid = |p: &[Vec3; 4], n: usize| {
+        let mut c = [0.0; 3];
+        for q in &p[..n] {
+            c = add3(&c, q);
+        }
+        scl3(&c, 1.0 / n as f64)
+    };
+    let ca = centroid(pa, *na);
+    let u = sub3(&centroid(pb, *nb), &ca);
+    let len = norm3(&u);
+    if len.is_nan() || len <= 0.0 {
+        return false;
+    }
+    let hi_a = pa[..*na]
+        .iter()
+        .map(|q| dot3(&sub3(q, &ca), &u))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let lo_b = pb[..*nb]
+        .iter()
+        .map(|q| dot3(&sub3(q, &ca), &u))
+        .fold(f64::INFINITY, f64::min);
+    let thr = a.radius + b.radius + mg;
+    lo_b - hi_a > (thr + 1e-9 * (len + thr.abs())) * len
 }
 
 /// Elements of two different flexes.
