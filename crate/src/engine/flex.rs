@@ -267,11 +267,13 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
         }
     }
 
-    // edge lengths and Jacobians
-    d.a.flexedge_J.fill(0.0);
-    d.a.flexvert_J.fill(0.0);
+    // edge lengths and Jacobians: every row of `flexedge_J` (and of `flexvert_J`) is written
+    // or zeroed here, so nothing is cleared wholesale
     for f in 0..m.nflex {
+        let ebase = m.flex_edgeadr[f] as usize;
+        let eend = ebase + m.flex_edgenum[f] as usize;
         if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
+            zero_edge_rows(m, d, ebase, eend);
             continue;
         }
         let skipjac = m.flex_edgeequality[f] != 1
@@ -279,9 +281,7 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
             && m.flex_edgestiffness[f] == 0.0
             && m.flex_damping[f] == 0.0;
         let vbase = m.flex_vertadr[f] as usize;
-        let ebase = m.flex_edgeadr[f] as usize;
-        for e in 0..m.flex_edgenum[f] as usize {
-            let ei = ebase + e;
+        for ei in ebase..eend {
             let v1 = vbase + m.flex_edge[2 * ei] as usize;
             let v2 = vbase + m.flex_edge[2 * ei + 1] as usize;
             let b1 = m.flex_vertbodyid[v1] as usize;
@@ -298,23 +298,88 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
             ];
             let mut vec = sub3(&p2, &p1);
             d.a.flexedge_length[ei] = normalize3(&mut vec);
-            if skipjac {
-                continue;
-            }
-            let nv = jac_dif_pair(m, d, s, b1, b2, &p1, &p2, false);
-            if nv == 0 {
-                continue;
-            }
             let adr = m.flexedge_J_rowadr[ei] as usize;
-            for c in 0..nv {
-                d.a.flexedge_J[adr + c] = s.jacdif[c] * vec[0]
-                    + s.jacdif[c + nv] * vec[1]
-                    + s.jacdif[c + 2 * nv] * vec[2];
+            let nnz = m.flexedge_J_rownnz[ei] as usize;
+            if skipjac || m.nv == 0 {
+                d.a.flexedge_J[adr..adr + nnz].fill(0.0);
+                continue;
+            }
+            let nv = if b1 != b2 && m.body_simple[b1] != 0 && m.body_simple[b2] != 0 {
+                // two simple bodies (the usual vertex bodies): the row straight from their
+                // `cdof`, the same products and sums as `jac_dif_pair` then the projection
+                let n1 = m.body_dofnum[b1] as usize;
+                let n2 = m.body_dofnum[b2] as usize;
+                let (s1, s2) = if b1 < b2 { (0, n1) } else { (n2, 0) };
+                let a = &mut d.a;
+                edge_row_simple(m, a, adr + s1, &p1, b1, true, &vec);
+                edge_row_simple(m, a, adr + s2, &p2, b2, false, &vec);
+                n1 + n2
+            } else {
+                let nv = jac_dif_pair(m, d, s, b1, b2, &p1, &p2, false);
+                for c in 0..nv {
+                    d.a.flexedge_J[adr + c] = s.jacdif[c] * vec[0]
+                        + s.jacdif[c + nv] * vec[1]
+                        + s.jacdif[c + 2 * nv] * vec[2];
+                }
+                nv
+            };
+            if nnz > nv {
+                d.a.flexedge_J[adr + nv..adr + nnz].fill(0.0);
             }
         }
         if m.flex_dim[f] == 2 && m.flex_edgeequality[f] == 2 {
+            let vb = m.flex_vertadr[f] as usize;
+            for row in 2 * vb..2 * (vb + m.flex_vertnum[f] as usize) {
+                let adr = m.flexvert_J_rowadr[row] as usize;
+                let nnz = m.flexvert_J_rownnz[row] as usize;
+                d.a.flexvert_J[adr..adr + nnz].fill(0.0);
+            }
             super::flexvert::vert_lengths(m, d, s, f);
         }
+    }
+}
+
+/// Zeroes the `flexedge_J` rows of edges `e0..e1`.
+fn zero_edge_rows(m: &Model, d: &mut Data, e0: usize, e1: usize) {
+    for e in e0..e1 {
+        let adr = m.flexedge_J_rowadr[e] as usize;
+        let nnz = m.flexedge_J_rownnz[e] as usize;
+        d.a.flexedge_J[adr..adr + nnz].fill(0.0);
+    }
+}
+
+/// The columns of simple `body` in an edge row from `col`: `±J(body, point)ᵀ·vec`, negated for
+/// the first vertex, as `jac_sparse_simple` followed by the projection in [`flex`].
+#[inline]
+fn edge_row_simple(
+    m: &Model,
+    a: &mut crate::data::DataArrays,
+    col: usize,
+    point: &[f64; 3],
+    body: usize,
+    first: bool,
+    vec: &[f64; 3],
+) {
+    let n = m.body_dofnum[body] as usize;
+    if n == 0 {
+        return;
+    }
+    let root = m.body_rootid[body] as usize;
+    let offset = [
+        point[0] - a.subtree_com[3 * root],
+        point[1] - a.subtree_com[3 * root + 1],
+        point[2] - a.subtree_com[3 * root + 2],
+    ];
+    let da0 = m.body_dofadr[body] as usize;
+    let cdof = &a.cdof[6 * da0..6 * (da0 + n)];
+    let row = &mut a.flexedge_J[col..col + n];
+    for (r, c) in row.iter_mut().zip(cdof.chunks_exact(6)) {
+        let t = cross(&[c[0], c[1], c[2]], &offset);
+        let mut v = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+        if first {
+            v = [-v[0], -v[1], -v[2]];
+        }
+        *r = v[0] * vec[0] + v[1] * vec[1] + v[2] * vec[2];
     }
 }
 

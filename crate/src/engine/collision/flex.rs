@@ -237,6 +237,9 @@ fn elem_elem(
     } else {
         let a = elem_shape(m, d, f1, e1);
         let b = elem_shape(m, d, f2, e2);
+        if separated_along_centres(&a, &b, mg) {
+            return true;
+        }
         convex::collide(
             &mut cs.epa,
             &mut cs.pre,
@@ -264,6 +267,39 @@ fn elem_elem(
         }
     }
     true
+}
+
+/// Whether two element shapes are farther apart than their radii plus `mg` along the line
+/// through their vertex centroids: then the true distance exceeds that too, and GJK (whose
+/// distance is never below the true one) reports no contact, so the pair can skip it. The
+/// relative slack of 1e-9 keeps rounding in these projections from rejecting a borderline pair.
+fn separated_along_centres(a: &Shape, b: &Shape, mg: f64) -> bool {
+    let (Core::Points { p: pa, n: na }, Core::Points { p: pb, n: nb }) = (&a.core, &b.core) else {
+        return false;
+    };
+    let centroid = |p: &[Vec3; 4], n: usize| {
+        let mut c = [0.0; 3];
+        for q in &p[..n] {
+            c = add3(&c, q);
+        }
+        scl3(&c, 1.0 / n as f64)
+    };
+    let ca = centroid(pa, *na);
+    let u = sub3(&centroid(pb, *nb), &ca);
+    let len = norm3(&u);
+    if len.is_nan() || len <= 0.0 {
+        return false;
+    }
+    let hi_a = pa[..*na]
+        .iter()
+        .map(|q| dot3(&sub3(q, &ca), &u))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let lo_b = pb[..*nb]
+        .iter()
+        .map(|q| dot3(&sub3(q, &ca), &u))
+        .fold(f64::INFINITY, f64::min);
+    let thr = a.radius + b.radius + mg;
+    lo_b - hi_a > (thr + 1e-9 * (len + thr.abs())) * len
 }
 
 /// Elements of two different flexes.
@@ -309,20 +345,41 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
     } else {
         2
     };
+    let (ay, az) = match axis {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
     let mut sap = std::mem::take(&mut cs.sap);
+    let mut sbox = std::mem::take(&mut cs.sap_box);
     sap.clear();
     for e in 0..ne {
         if elem_active(m, f, e) {
             let b = elem_aabb(d, m, f, e);
             sap.push((b[axis] - b[3 + axis], b[axis] + b[3 + axis], e));
+            // the same sums as `centred_overlap` (margin and gap are zero in self-collision),
+            // so this prune rejects exactly the pairs `elem_elem`'s box test would
+            sbox[e] = [
+                b[ay] - b[3 + ay],
+                b[ay] + b[3 + ay],
+                b[az] - b[3 + az],
+                b[az] + b[3 + az],
+            ];
         }
     }
-    sap.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+    // keys are distinct (element ids break ties), so the unstable sort gives the same order
+    // without the stable sort's buffer allocation
+    sap.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
     'outer: for i in 0..sap.len() {
         let (_, hi_i, ei) = sap[i];
+        let bi = sbox[ei];
         for &(lo_j, _, ej) in &sap[i + 1..] {
             if lo_j > hi_i {
                 break;
+            }
+            let bj = &sbox[ej];
+            if bi[1] < bj[0] || bj[1] < bi[0] || bi[3] < bj[2] || bj[3] < bi[2] {
+                continue;
             }
             let (a, b) = if ei < ej { (ei, ej) } else { (ej, ei) };
             if !elem_elem(m, d, cs, f, a, f, b) {
@@ -330,5 +387,6 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
             }
         }
     }
+    cs.sap_box = sbox;
     cs.sap = sap;
 }

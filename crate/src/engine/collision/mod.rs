@@ -60,6 +60,8 @@ pub struct CollisionScratch {
     bf_box: Vec<[f64; 6]>,
     bf_pairs: Vec<(usize, usize)>,
     pub(crate) sap: Vec<(f64, f64, usize)>,
+    /// Per element of the self-colliding flex: [lo, hi] on the two axes besides the sweep axis.
+    pub(crate) sap_box: Vec<[f64; 4]>,
     pub(crate) selected: Vec<bool>,
     pub(crate) min_dist: Vec<f64>,
 }
@@ -82,6 +84,7 @@ impl CollisionScratch {
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
             sap: Vec::with_capacity(maxelem),
+            sap_box: vec![[0.0; 4]; maxelem],
             selected: vec![false; maxcon],
             min_dist: vec![0.0; maxcon],
         }
