@@ -164,6 +164,8 @@ pub struct Hessian {
     /// One rank-1 update's unknowns and values.
     widx: Vec<u32>,
     wval: Vec<f64>,
+    /// An island's unknowns (increasing) for [`Hessian::solve_island`].
+    cols: Vec<usize>,
 }
 
 /// Counting sort into buckets: `ptr[b]..ptr[b + 1]` of `out` holds, in order, the items
@@ -227,6 +229,7 @@ impl Hessian {
         h.x.reserve(nv);
         h.widx.reserve(nv);
         h.wval.reserve(nv);
+        h.cols.reserve(nv);
         h
     }
 
@@ -584,6 +587,24 @@ impl Hessian {
             // an update (σ > 0) never fails
             self.cone.rank1(e[k], &self.widx, &self.wval, 0.0, 0.0);
             self.nupdate += 1;
+        }
+    }
+
+    /// `out = H⁻¹·b` on one island's dofs (increasing): H is block diagonal over islands, so
+    /// this is [`Hessian::solve`] restricted to the island's block, at its cost.
+    fn solve_island(&mut self, b: &[f64], out: &mut [f64], dofs: &[usize]) {
+        let n = b.len();
+        self.x.resize(n, 0.0);
+        // unknowns run in reverse dof order
+        self.cols.clear();
+        self.cols.extend(dofs.iter().rev().map(|&i| n - 1 - i));
+        for &i in dofs {
+            self.x[n - 1 - i] = b[i];
+        }
+        let f = if self.use_cone { &self.cone } else { &self.ldl };
+        f.solve_block(&mut self.x, &self.cols);
+        for &i in dofs {
+            out[i] = self.x[n - 1 - i];
         }
     }
 
@@ -1255,7 +1276,7 @@ fn primal_part(
     let mut done = gap && (!newton || flat);
     if !done && newton {
         w.hess.refresh(d);
-        w.hess.solve(&w.grad, &mut w.mgrad);
+        w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
         done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     }
     if !done {
@@ -1291,7 +1312,7 @@ fn primal_part(
         }
         if newton {
             w.hess.refresh(d);
-            w.hess.solve(&w.grad, &mut w.mgrad);
+            w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
         } else {
             part_prec(m, d, w, dofs);
         }

@@ -311,6 +311,32 @@ impl SparseLdl {
         ok
     }
 
+    /// Solves `A·x = b` in place on the unknowns `cols` only (increasing), for a factor whose
+    /// `cols` form a block that no other unknown couples to (one constraint island): the same
+    /// operations as [`SparseLdl::solve`] on those unknowns, so the same bits, at the block's
+    /// cost. Entries of `x` outside `cols` are neither read nor written.
+    pub fn solve_block(&self, x: &mut [f64], cols: &[usize]) {
+        let (lp, li, lx) = (&self.lp, &self.li, &self.lx);
+        for &j in cols {
+            let xj = x[j];
+            if xj != 0.0 {
+                for (&r, &v) in li[lp[j]..lp[j + 1]].iter().zip(&lx[lp[j]..lp[j + 1]]) {
+                    x[r as usize] -= v * xj;
+                }
+            }
+        }
+        for &j in cols {
+            x[j] /= self.d[j];
+        }
+        for &j in cols.iter().rev() {
+            let mut s = x[j];
+            for (&r, &v) in li[lp[j]..lp[j + 1]].iter().zip(&lx[lp[j]..lp[j + 1]]) {
+                s -= v * x[r as usize];
+            }
+            x[j] = s;
+        }
+    }
+
     /// Solves `A·x = b` in place (`x` holds `b` on entry) with the last factorization.
     pub fn solve(&self, x: &mut [f64]) {
         let n = self.n;
