@@ -105,21 +105,5 @@ pub fn trace(m: &Model, name: &str, steps: usize, every: usize) -> String {
     out
 }
 
-/// A JSON string literal.
-pub fn json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+/// A JSON string literal (one writer for every JSON the crate emits).
+pub use crate::json::write_str as json_str;

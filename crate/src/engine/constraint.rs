@@ -179,33 +179,11 @@ impl RowScratch {
                     row[i] * q[i]
                 })
             } else {
-                dot_mj(nv, |i| row[i] * q[i])
+                super::solver::dot_mj(nv, |i| row[i] * q[i])
             };
         }
         out
     }
-}
-
-/// `Σ v(i)` for `i < n` in `mju_dot`'s order: four running sums over `i`, reduced as
-/// `(s0 + s2) + (s1 + s3)`, then the remaining (up to three) terms added as one group.
-fn dot_mj(n: usize, v: impl Fn(usize) -> f64) -> f64 {
-    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
-    let mut k = 0;
-    while k + 4 <= n {
-        r0 += v(k);
-        r1 += v(k + 1);
-        r2 += v(k + 2);
-        r3 += v(k + 3);
-        k += 4;
-    }
-    let mut res = (r0 + r2) + (r1 + r3);
-    match n - k {
-        3 => res += v(k) + v(k + 1) + v(k + 2),
-        2 => res += v(k) + v(k + 1),
-        1 => res += v(k),
-        _ => {}
-    }
-    res
 }
 
 /// Subtracts `J̇·qvel` from `efc_aref` of the connect and weld rows (MuJoCo 3.15.0's

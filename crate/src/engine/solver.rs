@@ -1106,23 +1106,26 @@ impl JacT {
 /// island-local index, then the remainder): CG's iterates follow rounding closely enough that
 /// the order decides whether they track MuJoCo's.
 fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
-    let n = dofs.len();
+    dot_mj(dofs.len(), |k| a[dofs[k]] * b[dofs[k]])
+}
+
+/// `Σ v(i)` for `i < n` in `mju_dot`'s order: four running sums over `i`, reduced as
+/// `(s0 + s2) + (s1 + s3)`, then the remaining (up to three) terms added as one group.
+pub(super) fn dot_mj(n: usize, v: impl Fn(usize) -> f64) -> f64 {
     let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
     let mut k = 0;
     while k + 4 <= n {
-        let (i0, i1, i2, i3) = (dofs[k], dofs[k + 1], dofs[k + 2], dofs[k + 3]);
-        r0 += a[i0] * b[i0];
-        r1 += a[i1] * b[i1];
-        r2 += a[i2] * b[i2];
-        r3 += a[i3] * b[i3];
+        r0 += v(k);
+        r1 += v(k + 1);
+        r2 += v(k + 2);
+        r3 += v(k + 3);
         k += 4;
     }
     let mut res = (r0 + r2) + (r1 + r3);
-    let p = |j: usize| a[dofs[j]] * b[dofs[j]];
     match n - k {
-        3 => res += p(k) + p(k + 1) + p(k + 2),
-        2 => res += p(k) + p(k + 1),
-        1 => res += p(k),
+        3 => res += v(k) + v(k + 1) + v(k + 2),
+        2 => res += v(k) + v(k + 1),
+        1 => res += v(k),
         _ => {}
     }
     res
