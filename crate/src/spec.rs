@@ -774,3 +774,42 @@ impl Spec {
         }
     }
 }
+
+/// The spec-only `elastic3d` settings as the browser passes them: a JSON object of flex name →
+/// integer (`{"box": 1}`; empty text or `{}` for none). Any flex name is allowed.
+pub fn parse_elastic3d(text: &str) -> Result<Vec<(String, i32)>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let v = crate::json::parse(text).map_err(|e| format!("elastic3d: {e}"))?;
+    let obj = v
+        .as_object()
+        .ok_or("elastic3d must be a JSON object of flex name to integer")?;
+    let mut out = Vec::with_capacity(obj.len());
+    for (name, value) in obj {
+        let x = value
+            .as_f64()
+            .filter(|x| x.fract() == 0.0 && x.abs() <= i32::MAX as f64)
+            .ok_or_else(|| format!("elastic3d value of '{name}' must be an integer"))?;
+        out.push((name.clone(), x as i32));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_elastic3d;
+
+    #[test]
+    fn elastic3d_settings_are_json_with_any_flex_name() {
+        assert_eq!(parse_elastic3d("").unwrap(), vec![]);
+        assert_eq!(parse_elastic3d("{}").unwrap(), vec![]);
+        assert_eq!(
+            parse_elastic3d(r#"{"a,b:c": 1, "box": 0}"#).unwrap(),
+            vec![("a,b:c".to_string(), 1), ("box".to_string(), 0)]
+        );
+        assert!(parse_elastic3d(r#"{"box": 0.5}"#).is_err());
+        assert!(parse_elastic3d(r#"["box"]"#).is_err());
+        assert!(parse_elastic3d(r#"{"box": 1"#).is_err());
+    }
+}

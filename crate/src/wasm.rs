@@ -60,7 +60,9 @@ impl Scene {
             src.files.push((name, bytes));
         }
         let mut spec = crate::mjcf::parse(xml, Some("scene.xml"), &src).map_err(js_err)?;
-        for (name, value) in parse_elastic3d(elastic3d).map_err(|e| JsError::new(&e))? {
+        for (name, value) in
+            crate::spec::parse_elastic3d(elastic3d).map_err(|e| JsError::new(&e))?
+        {
             spec.set_elastic3d(&name, value).map_err(js_err)?;
         }
         let model = crate::compile::compile(&spec).map_err(js_err)?;
@@ -326,31 +328,6 @@ impl Scene {
         }
         out
     }
-}
-
-fn parse_elastic3d(s: &str) -> Result<Vec<(String, i32)>, String> {
-    // a tiny parser for {"name": int, ...}; names may not contain quotes
-    let t = s.trim();
-    if t.is_empty() || t == "{}" {
-        return Ok(Vec::new());
-    }
-    let inner = t
-        .strip_prefix('{')
-        .and_then(|x| x.strip_suffix('}'))
-        .ok_or("elastic3d must be a JSON object")?;
-    let mut out = Vec::new();
-    for part in inner.split(',') {
-        let (k, v) = part
-            .split_once(':')
-            .ok_or("elastic3d entries must be \"name\": value")?;
-        let k = k.trim().trim_matches('"').to_string();
-        let v: i32 = v
-            .trim()
-            .parse()
-            .map_err(|_| "elastic3d values must be integers".to_string())?;
-        out.push((k, v));
-    }
-    Ok(out)
 }
 
 // ============================================================================ lessons
