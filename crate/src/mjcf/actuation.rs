@@ -77,17 +77,11 @@ pub fn read_tendon(e: &Element, t: &mut TendonSpec, in_default: bool) -> Result<
         }
     }
     e.read_f64("margin", &mut t.margin)?;
-    if let Some(v) = e.numbers("stiffness")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(e, "polynomial tendon stiffness"));
-        }
-        t.stiffness = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = e.linear_coef("stiffness", "polynomial tendon stiffness")? {
+        t.stiffness = x;
     }
-    if let Some(v) = e.numbers("damping")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(e, "polynomial tendon damping"));
-        }
-        t.damping = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = e.linear_coef("damping", "polynomial tendon damping")? {
+        t.damping = x;
     }
     Ok(())
 }

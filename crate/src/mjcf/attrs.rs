@@ -35,6 +35,21 @@ impl Element {
         Ok(())
     }
 
+    /// The first coefficient of a polynomial attribute (`stiffness`, `damping`): flexlab
+    /// implements the linear term only, so any non-zero higher coefficient is a located
+    /// "not supported" error naming `what`.
+    pub fn linear_coef(&self, name: &str, what: &str) -> Result<Option<f64>> {
+        let Some(v) = self.numbers(name)? else {
+            return Ok(None);
+        };
+        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
+            let mut e = self.attr_error(name, format!("{what} is not supported by flexlab yet"));
+            e.kind = crate::error::ErrorKind::Unsupported;
+            return Err(e);
+        }
+        Ok(Some(v.first().copied().unwrap_or(0.0)))
+    }
+
     /// All numbers of a numeric attribute.
     pub fn numbers(&self, name: &str) -> Result<Option<Vec<f64>>> {
         let Some(text) = self.attr(name) else {

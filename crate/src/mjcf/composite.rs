@@ -236,17 +236,11 @@ fn read_joint(j: &Element, out: &mut JointSpec) -> Result<()> {
         Some(k) => return Err(j.error(format!("invalid keyword: '{}'", k.trim()))),
     }
     j.read_int("group", &mut out.group)?;
-    if let Some(v) = j.numbers("stiffness")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(j, "polynomial joint stiffness"));
-        }
-        out.stiffness = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = j.linear_coef("stiffness", "polynomial joint stiffness")? {
+        out.stiffness = x;
     }
-    if let Some(v) = j.numbers("damping")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(j, "polynomial joint damping"));
-        }
-        out.damping = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = j.linear_coef("damping", "polynomial joint damping")? {
+        out.damping = x;
     }
     j.read_f64("armature", &mut out.armature)?;
     // type/axis only matter for particles; limited is read by MuJoCo from the composite

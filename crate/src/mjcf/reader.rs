@@ -1347,17 +1347,11 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     e.read_f64s("solimplimit", 1, &mut j.solimp_limit)?;
     e.read_f64s("solreffriction", 1, &mut j.solref_friction)?;
     e.read_f64s("solimpfriction", 1, &mut j.solimp_friction)?;
-    if let Some(v) = e.numbers("stiffness")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(e, "polynomial joint stiffness"));
-        }
-        j.stiffness = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = e.linear_coef("stiffness", "polynomial joint stiffness")? {
+        j.stiffness = x;
     }
-    if let Some(v) = e.numbers("damping")? {
-        if v.len() > 1 && v[1..].iter().any(|x| *x != 0.0) {
-            return Err(unsupported(e, "polynomial joint damping"));
-        }
-        j.damping = v.first().copied().unwrap_or(0.0);
+    if let Some(x) = e.linear_coef("damping", "polynomial joint damping")? {
+        j.damping = x;
     }
     if e.read_f64s("range", 2, &mut j.range)? {
         j.range_set = true;
