@@ -159,5 +159,7 @@ reference_cases!(
     eq_weld_connect_rk4,
     cable_connect_slider,
     eq_weld_connect_discrete,
+    eq_weld_connect_discrete_damped,
+    contact_discrete_damped,
     cable_site_motors,
 );

@@ -600,16 +600,8 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     if ms.has_diag {
-        let damper = !m.opt.disabled(disable::DAMPER);
-        let acting = !m.opt.disabled(disable::ACTUATION);
+        fill_diag(m, ms);
         for i in 0..m.nv {
-            let damp = if damper {
-                m.dof_damping[i].max(0.0)
-            } else {
-                0.0
-            };
-            let act = if acting { ms.act_b[i] } else { 0.0 };
-            ms.efm_diag[i] = h * (damp + act) + h * ms.efm_ck[i];
             c[i] -= ms.efm_ck[i] * d.a.qvel[i];
         }
         // the backbone qH = M + diag(efm_diag), factored in M's sparsity
@@ -622,6 +614,32 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         factor_i(m, qh, qhd);
     }
     ms.efm_c = c;
+}
+
+/// `efm_diag = h·(D + b_act) + h·efm_ck` per dof: joint damping, the PSD damping of joint
+/// actuators and the joint springs' `h·k` (clamped PSD; dampers/actuation flags respected).
+fn fill_diag(m: &Model, ms: &mut MetricState) {
+    let h = m.opt.timestep;
+    let damper = !m.opt.disabled(disable::DAMPER);
+    let acting = !m.opt.disabled(disable::ACTUATION);
+    for i in 0..m.nv {
+        let damp = if damper {
+            m.dof_damping[i].max(0.0)
+        } else {
+            0.0
+        };
+        let act = if acting { ms.act_b[i] } else { 0.0 };
+        ms.efm_diag[i] = h * (damp + act) + h * ms.efm_ck[i];
+    }
+}
+
+/// The metric's per-dof diagonal `efm_diag` (`h·D + h²·K`), for the position stage: made of
+/// model constants only, so the constraint rows can use it before `build` and `shift` run
+/// (which compute the same values). Returns whether any entry is non-zero.
+pub fn dof_diag(m: &Model, d: &Data, ms: &mut MetricState) -> bool {
+    diag_stiff(m, d, &ms.act_k, &mut ms.efm_ck);
+    fill_diag(m, ms);
+    ms.efm_diag.iter().any(|&e| e != 0.0)
 }
 
 /// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).
