@@ -5,6 +5,7 @@
 pub mod convex;
 mod flex;
 pub mod primitive;
+pub mod sdf;
 
 use super::Scratch;
 use crate::data::{Contact, Data, Warning};
