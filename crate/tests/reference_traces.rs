@@ -161,5 +161,6 @@ reference_cases!(
     eq_weld_connect_discrete,
     eq_weld_connect_discrete_damped,
     contact_discrete_damped,
+    box_box_sphere,
     cable_site_motors,
 );

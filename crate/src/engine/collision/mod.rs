@@ -2,6 +2,7 @@
 //! geom–geom, geom–flex, flex–flex and flex self-collision narrow phases, writing
 //! `Data::contact` with MuJoCo's contact parameters, frames and per-pair contact limit.
 
+mod box_box;
 pub mod convex;
 mod flex;
 pub mod primitive;
@@ -637,6 +638,12 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         }
         (geom::CAPSULE, geom::CAPSULE) => {
             capsule_capsule(out, mg, p1, x1, s1, p2, x2, s2);
+        }
+        (geom::SPHERE, geom::BOX) => {
+            sphere_box(out, mg, p1, s1[0], p2, x2, s2);
+        }
+        (geom::BOX, geom::BOX) => {
+            box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
         }
         _ => {
             let a = geom_shape(m, d, g1);

@@ -524,3 +524,63 @@ pub fn capsule_triangle(
     }
     out.len() - start
 }
+
+/// Sphere (radius `r1`) against box (half sizes `size2`): nearest point of the box to the
+/// centre; a centre inside the box is pushed out through the nearest face (`mjc_SphereBox`).
+#[allow(clippy::too_many_arguments)]
+pub fn sphere_box(
+    out: &mut Vec<PreContact>,
+    margin: f64,
+    pos1: &[f64],
+    r1: f64,
+    pos2: &[f64],
+    mat2: &[f64],
+    size2: &[f64],
+) -> usize {
+    let m2 = m3(mat2);
+    let center = mul_mat_t_vec3(&m2, &sub3(&v3(pos1), &v3(pos2)));
+    let clamped: Vec3 = std::array::from_fn(|k| {
+        if size2[k] > 0.0 {
+            center[k].clamp(-size2[k], size2[k])
+        } else {
+            center[k]
+        }
+    });
+    let mut deepest = center;
+    let mut tmp = sub3(&clamped, &center);
+    let mut dist = normalize3(&mut tmp);
+    if dist - r1 > margin {
+        return 0;
+    }
+    let (pos, normal);
+    if dist <= MINVAL {
+        // centre inside: leave through the nearest face
+        let mut closest = (size2[0] + size2[1] + size2[2]) * 2.0;
+        let mut k = 0;
+        for i in 0..6 {
+            let face = if i % 2 == 1 { 1.0 } else { -1.0 } * size2[i / 2];
+            let d = (face - center[i / 2]).abs();
+            if closest > d {
+                closest = d;
+                k = i;
+            }
+        }
+        let mut nearest = [0.0; 3];
+        nearest[k / 2] = if k % 2 == 1 { -1.0 } else { 1.0 };
+        let mut p = center;
+        add_to_scl3(&mut p, &nearest, (r1 - closest) / 2.0);
+        pos = p;
+        normal = mul_mat_vec3(&m2, &nearest);
+        dist = -closest;
+    } else {
+        add_to_scl3(&mut deepest, &tmp, r1);
+        let mut p = [0.0; 3];
+        add_to_scl3(&mut p, &clamped, 0.5);
+        add_to_scl3(&mut p, &deepest, 0.5);
+        pos = p;
+        normal = mul_mat_vec3(&m2, &tmp);
+    }
+    let pos = add3(&mul_mat_vec3(&m2, &pos), &v3(pos2));
+    out.push(PreContact::new(dist - r1, pos, normal));
+    1
+}
