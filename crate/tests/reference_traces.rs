@@ -162,5 +162,6 @@ reference_cases!(
     eq_weld_connect_discrete_damped,
     contact_discrete_damped,
     box_box_sphere,
+    capsule_box,
     cable_site_motors,
 );

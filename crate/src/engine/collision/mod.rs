@@ -3,6 +3,7 @@
 //! `Data::contact` with MuJoCo's contact parameters, frames and per-pair contact limit.
 
 mod box_box;
+mod capsule_box;
 pub mod convex;
 mod flex;
 pub mod primitive;
@@ -641,6 +642,9 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         }
         (geom::SPHERE, geom::BOX) => {
             sphere_box(out, mg, p1, s1[0], p2, x2, s2);
+        }
+        (geom::CAPSULE, geom::BOX) => {
+            capsule_box::capsule_box(out, mg, p1, x1, s1, p2, x2, s2);
         }
         (geom::BOX, geom::BOX) => {
             box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
