@@ -163,5 +163,10 @@ reference_cases!(
     contact_discrete_damped,
     box_box_sphere,
     capsule_box,
+    frictionloss_pgs_elliptic,
+    frictionloss_newton_pyramidal,
+    frictionloss_cg_elliptic,
+    frictionloss_implicitfast_newton,
+    frictionloss_discrete_newton,
     cable_site_motors,
 );

@@ -1176,15 +1176,6 @@ fn build(spec: &Spec) -> Result<Model> {
     }
     copy_flexes(&mut m, spec, &compiled, &bodies)?;
     checks::check_flex_bodies(&m)?;
-    if let Some(j) = spec.joints.iter().find(|j| j.frictionloss > 0.0) {
-        let mut e = Error::unsupported("joint frictionloss is not supported by flexlab yet")
-            .at_element("joint");
-        if !j.name.is_empty() {
-            e = e.at_object(&j.name);
-        }
-        return Err(e.at_line(j.line));
-    }
-
     // ---- tendons and actuators
     actuation::compile(&mut m, spec)?;
 
