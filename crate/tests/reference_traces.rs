@@ -168,5 +168,6 @@ reference_cases!(
     frictionloss_cg_elliptic,
     frictionloss_implicitfast_newton,
     frictionloss_discrete_newton,
+    cable_boxes,
     cable_site_motors,
 );

@@ -189,9 +189,9 @@ fn make_cable(
         return Err("Cable must be one-dimensional".into());
     }
     match c.geom.gtype {
-        GeomType::Cylinder | GeomType::Capsule => {}
-        // MuJoCo accepts boxes and generates a skin over them; flexlab has no skin generator
-        GeomType::Box => return Err(UNSUPPORTED_BOX.into()),
+        // MuJoCo also drapes a skin over box cables; the skin is only drawn, so flexlab leaves
+        // it out (the boxes themselves are drawn)
+        GeomType::Cylinder | GeomType::Capsule | GeomType::Box => {}
         _ => return Err("Cable geom type must be sphere, capsule or box".into()),
     }
     let vert = cable_vertices(c, n);
@@ -284,7 +284,14 @@ fn make_cable(
             line: c.line,
             ..c.geom.clone()
         };
-        geom.fromto = Some([0.0, 0.0, 0.0, length, 0.0, 0.0]);
+        if c.geom.gtype == GeomType::Box {
+            // a box centred on the edge, its half length along x
+            geom.fromto = None;
+            geom.pos = [length / 2.0, 0.0, 0.0];
+            geom.size[0] = length / 2.0;
+        } else {
+            geom.fromto = Some([0.0, 0.0, 0.0, length, 0.0, 0.0]);
+        }
         spec.add_geom(body, geom);
         prev_quat = this_quat;
 
@@ -327,10 +334,6 @@ fn make_cable(
     }
     Ok(())
 }
-
-/// The message for a cable of box geoms.
-pub const UNSUPPORTED_BOX: &str =
-    "a cable composite of box geoms (MuJoCo skins it) is not supported by flexlab yet";
 
 /// MuJoCo's `mjuu_updateFrame`: advances the curve's moving frame to the next edge (the first
 /// edge takes its binormal from the next edge; later ones rotate the normal about the vertex

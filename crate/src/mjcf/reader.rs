@@ -39,13 +39,8 @@ fn unsupported(e: &Element, what: &str) -> crate::Error {
     err
 }
 
-/// A composite error: flexlab's own "not supported" or MuJoCo's XML error, at the element.
+/// A composite error: MuJoCo's XML error, at the element.
 fn composite_error(e: &Element, msg: String) -> crate::Error {
-    if msg == crate::compile::composite::UNSUPPORTED_BOX {
-        let mut err = e.error(msg);
-        err.kind = ErrorKind::Unsupported;
-        return err;
-    }
     e.error(msg)
 }
 
