@@ -169,5 +169,8 @@ reference_cases!(
     frictionloss_implicitfast_newton,
     frictionloss_discrete_newton,
     cable_boxes,
+    tendon_rows_pgs,
+    tendon_rows_newton,
+    tendon_rows_discrete,
     cable_site_motors,
 );
