@@ -222,3 +222,38 @@ fn point_in_triangle(vx: &[f32; 3], vy: &[f32; 3], tx: f32, ty: f32) -> bool {
     }
     inside
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polygons_split_as_tinyobjloader_does() {
+        // a unit square whose 1–3 diagonal is the shorter one after a nudge of vertex 2
+        let v = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.1, 1.1, 0.0, 0.0, 1.0, 0.0];
+        let mut out = Vec::new();
+        triangulate(&[0, 1, 2, 3], &v, &mut out);
+        assert_eq!(out, [0, 1, 3, 1, 2, 3]);
+        // equal diagonals: the 0–2 split needs a strictly shorter diagonal
+        let v = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0];
+        out.clear();
+        triangulate(&[0, 1, 2, 3], &v, &mut out);
+        assert_eq!(out, [0, 1, 3, 1, 2, 3]);
+        // a convex pentagon is clipped from its first vertex on
+        let v = [
+            0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.5, 0.0, 1.6, 0.0, 0.0, 1.0,
+        ];
+        out.clear();
+        triangulate(&[0, 1, 2, 3, 4], &v, &mut out);
+        assert_eq!(out, [0, 1, 2, 0, 2, 3, 0, 3, 4]);
+    }
+
+    #[test]
+    fn repeated_vertices_are_kept_or_merged() {
+        let obj = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 0\nf 4 2 3\n";
+        let (v, f, _) = parse_obj(obj).unwrap();
+        assert_eq!((v.len(), f), (12, vec![3, 1, 2]));
+        let (v, f, _) = load_obj(obj).unwrap();
+        assert_eq!((v.len(), f), (9, vec![0, 1, 2]));
+    }
+}
