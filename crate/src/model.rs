@@ -428,7 +428,10 @@ model_struct! {
         geom_conaffinity: i32[1],
         geom_condim: i32[1],
         geom_bodyid: i32[1],
+        /// Mesh of each mesh or sdf geom, or -1.
         geom_dataid: i32[1],
+        /// SDF plugin instance of each sdf geom, or -1.
+        geom_plugin: i32[1],
         geom_group: i32[1],
         geom_priority: i32[1],
         geom_sameframe: u8[1],
@@ -465,8 +468,15 @@ model_struct! {
         mesh_vertnum: i32[1],
         mesh_faceadr: i32[1],
         mesh_facenum: i32[1],
+        /// Vertices in each mesh's inertial frame (m; f32 values, as MuJoCo stores them).
         mesh_vert: f64[3],
         mesh_face: i32[3],
+        /// Offset of each mesh's inertial frame in its asset frame (m).
+        mesh_pos: f64[3],
+        /// Rotation of each mesh's inertial frame in its asset frame.
+        mesh_quat: f64[4],
+        /// SDF plugin instance that generated each mesh, or -1.
+        mesh_plugin: i32[1],
 
         flex_contype: i32[1],
         flex_conaffinity: i32[1],
@@ -653,6 +663,8 @@ impl Model {
             "ngeom" => self.ngeom,
             "nsite" => self.nsite,
             "nmesh" => self.nmesh,
+            "nmeshvert" => self.nmeshvert,
+            "nmeshface" => self.nmeshface,
             "nflex" => self.nflex,
             "nflexnode" => self.nflexnode,
             "nflexvert" => self.nflexvert,

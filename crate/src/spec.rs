@@ -233,6 +233,8 @@ pub struct GeomSpec {
     pub mesh: String,
     pub material: String,
     pub rgba: [f32; 4],
+    /// SDF plugin instance (index into [`Spec::plugins`]) of an `sdf` geom.
+    pub plugin: Option<usize>,
     pub line: u32,
 }
 
@@ -264,6 +266,7 @@ impl Default for GeomSpec {
             mesh: String::new(),
             material: String::new(),
             rgba: [0.5, 0.5, 0.5, 1.0],
+            plugin: None,
             line: 0,
         }
     }
@@ -573,7 +576,22 @@ impl Default for ActuatorSpec {
     }
 }
 
-/// A mesh asset: vertices and triangles, as loaded from OBJ or given inline.
+/// How a mesh asset's mass properties are computed (`mjtMeshInertia`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MeshInertia {
+    /// From the convex hull.
+    Convex,
+    /// From the triangles as a closed, consistently oriented surface.
+    Exact,
+    /// From the triangles with every pyramid volume taken positive (MuJoCo's default).
+    #[default]
+    Legacy,
+    /// As a thin shell: surface area instead of volume.
+    Shell,
+}
+
+/// A mesh asset: vertices and triangles, as loaded from OBJ or given inline, or generated
+/// from an SDF plugin instance.
 #[derive(Debug, Clone, Default)]
 pub struct MeshSpec {
     pub name: String,
@@ -582,6 +600,9 @@ pub struct MeshSpec {
     pub face: Vec<i32>,
     pub texcoord: Vec<f32>,
     pub scale: [f64; 3],
+    pub inertia: MeshInertia,
+    /// Plugin instance (index into [`Spec::plugins`]) whose SDF makes the mesh.
+    pub plugin: Option<usize>,
     pub line: u32,
 }
 
