@@ -317,6 +317,9 @@ model_struct! {
         nmesh: usize,
         nmeshvert: usize,
         nmeshface: usize,
+        /// Length MuJoCo's convex-hull graphs of the meshes take (flexlab builds the hulls but
+        /// not the graphs, whose order follows qhull's internals).
+        nmeshgraph: usize,
         nskin: usize,
         nflex: usize,
         nflexnode: usize,
@@ -477,6 +480,8 @@ model_struct! {
         mesh_quat: f64[4],
         /// SDF plugin instance that generated each mesh, or -1.
         mesh_plugin: i32[1],
+        /// Address of each mesh's hull graph in MuJoCo's `mesh_graph`, or -1 without a hull.
+        mesh_graphadr: i32[1],
 
         flex_contype: i32[1],
         flex_conaffinity: i32[1],
@@ -665,6 +670,7 @@ impl Model {
             "nmesh" => self.nmesh,
             "nmeshvert" => self.nmeshvert,
             "nmeshface" => self.nmeshface,
+            "nmeshgraph" => self.nmeshgraph,
             "nflex" => self.nflex,
             "nflexnode" => self.nflexnode,
             "nflexvert" => self.nflexvert,

@@ -2,8 +2,8 @@
 //! vertices as 32-bit floats (from OBJ, inline, or marching cubes of an SDF plugin), scaled,
 //! their volume (or area), centre of mass and principal inertia computed from the triangles,
 //! then moved to that centre and rotated onto the principal axes; the mesh geoms absorb that
-//! frame. Convex hulls are not built yet, so `inertia="convex"` and meshes without faces are
-//! refused as not supported.
+//! frame. `inertia="convex"` integrates over the convex hull ([`super::hull`]); meshes without
+//! faces (which MuJoCo gives the hull's triangles in qhull's order) are refused as not supported.
 
 use super::marching_cubes::marching_cubes;
 use crate::error::{Error, Result};
@@ -29,6 +29,8 @@ pub struct CMesh {
     pub volume: f64,
     /// SDF plugin instance that made the mesh.
     pub plugin: Option<usize>,
+    /// Length of MuJoCo's convex-hull graph of the mesh (`mesh_graph`), 0 without a hull.
+    pub graph_size: usize,
 }
 
 /// MuJoCo's `triangle`: area, unit normal and centroid of one triangle (area 0 and a
@@ -199,13 +201,9 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
         hull_input_checks(&dvert, &mesh.name).map_err(err)?;
     }
     if face.is_empty() {
+        // MuJoCo then stores qhull's triangles, whose order flexlab cannot reproduce
         return Err(unsupported(
             "a mesh without faces (faces from the convex hull)",
-        ));
-    }
-    if mesh.inertia == MeshInertia::Convex {
-        return Err(unsupported(
-            "mesh inertia=\"convex\" (needs the convex hull)",
         ));
     }
 
@@ -223,6 +221,32 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
             }
         }
     }
+
+    // convex inertia integrates over the hull, outward in the scaled frame (a mirroring
+    // scale keeps MuJoCo's convex volume positive)
+    let hull: Vec<i32> = if needhull || mesh.inertia == MeshInertia::Convex {
+        super::hull::convex_hull(&dvert)
+            .ok_or_else(|| err("qhull error".into()))?
+            .iter()
+            .flat_map(|t| t.map(|i| i as i32))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // the size of MuJoCo's hull graph: counts, then per hull vertex an edge address, a global
+    // id and a separator, per hull triangle three edge entries and three vertex ids
+    let graph_size = if hull.is_empty() {
+        0
+    } else {
+        let mut on_hull = vec![false; nv];
+        hull.iter().for_each(|&i| on_hull[i as usize] = true);
+        2 + 3 * on_hull.iter().filter(|&&b| b).count() + 2 * hull.len()
+    };
+    let hull = if mesh.inertia == MeshInertia::Convex {
+        hull
+    } else {
+        Vec::new()
+    };
 
     // area-weighted centroid of the faces: the apex of the volume pyramids
     let mut facecen = [0.0; 3];
@@ -248,9 +272,10 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     // centre of mass and volume (or area) from pyramids on the faces
     let shell = mesh.inertia == MeshInertia::Shell;
     let legacy = mesh.inertia == MeshInertia::Legacy;
+    let solid = if hull.is_empty() { &face } else { &hull };
     let mut com = [0.0; 3];
     let mut total = 0.0;
-    for t in face.chunks(3) {
+    for t in solid.chunks(3) {
         let (area, n, c) = triangle(&v(&dvert, t[0]), &v(&dvert, t[1]), &v(&dvert, t[2]));
         let w = if shell {
             area
@@ -297,7 +322,7 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     const K: [[usize; 2]; 6] = [[0, 0], [1, 1], [2, 2], [0, 1], [0, 2], [1, 2]];
     let mut pp = [0.0; 6];
     let mut volume = 0.0;
-    for t in face.chunks(3) {
+    for t in solid.chunks(3) {
         let (d, e, f) = (v(&centered, t[0]), v(&centered, t[1]), v(&centered, t[2]));
         let (area, n, c) = triangle(&d, &e, &f);
         let mut vol = if shell {
@@ -386,6 +411,7 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
         boxsz,
         volume,
         plugin: mesh.plugin,
+        graph_size,
     })
 }
 

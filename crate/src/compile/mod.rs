@@ -4,6 +4,7 @@
 pub mod flex;
 pub mod flexcomp;
 pub mod flexvert;
+pub mod hull;
 pub mod interp;
 pub mod marching_cubes;
 pub mod material;
@@ -1371,6 +1372,12 @@ fn build(spec: &Spec) -> Result<Model> {
         m.mesh_pos.extend_from_slice(&cm.pos);
         m.mesh_quat.extend_from_slice(&cm.quat);
         m.mesh_plugin.push(cm.plugin.map_or(-1, |k| k as i32));
+        m.mesh_graphadr.push(if cm.graph_size > 0 {
+            m.nmeshgraph as i32
+        } else {
+            -1
+        });
+        m.nmeshgraph += cm.graph_size;
         m.nmeshvert += cm.vert.len() / 3;
         m.nmeshface += cm.face.len() / 3;
         m.names_mesh.push(ms.name.clone());
