@@ -235,6 +235,8 @@ pub struct GeomSpec {
     pub rgba: [f32; 4],
     /// SDF plugin instance (index into [`Spec::plugins`]) of an `sdf` geom.
     pub plugin: Option<usize>,
+    /// Scale of a primitive geom fitted to a mesh.
+    pub fitscale: f64,
     pub line: u32,
 }
 
@@ -267,6 +269,7 @@ impl Default for GeomSpec {
             material: String::new(),
             rgba: [0.5, 0.5, 0.5, 1.0],
             plugin: None,
+            fitscale: 1.0,
             line: 0,
         }
     }
@@ -600,6 +603,10 @@ pub struct MeshSpec {
     pub face: Vec<i32>,
     pub texcoord: Vec<f32>,
     pub scale: [f64; 3],
+    /// Point of the vertices' frame that becomes the asset's origin (m).
+    pub refpos: [f64; 3],
+    /// Largest number of convex-hull vertices, or -1 for no limit.
+    pub maxhullvert: i32,
     pub inertia: MeshInertia,
     /// Plugin instance (index into [`Spec::plugins`]) whose SDF makes the mesh.
     pub plugin: Option<usize>,

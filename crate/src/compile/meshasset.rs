@@ -214,6 +214,14 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
             t.swap(1, 2);
         }
     }
+    // the user's frame: shift to refpos, then scale
+    if mesh.refpos != [0.0; 3] {
+        for p in dvert.chunks_mut(3) {
+            for k in 0..3 {
+                p[k] -= mesh.refpos[k];
+            }
+        }
+    }
     if scale != [1.0; 3] {
         for p in dvert.chunks_mut(3) {
             for k in 0..3 {
@@ -225,6 +233,10 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     // convex inertia integrates over the hull, outward in the scaled frame (a mirroring
     // scale keeps MuJoCo's convex volume positive)
     let hull: Vec<i32> = if needhull || mesh.inertia == MeshInertia::Convex {
+        if mesh.maxhullvert > -1 {
+            // qhull's partial hull (options Q9 TA) is not reproduced
+            return Err(unsupported("maxhullvert (a partial convex hull)"));
+        }
         super::hull::convex_hull(&dvert)
             .ok_or_else(|| err("qhull error".into()))?
             .iter()

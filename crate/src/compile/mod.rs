@@ -344,13 +344,6 @@ fn compile_geom(
         let id = spec.meshes.iter().position(|m| m.name == g.mesh);
         Some(id.ok_or_else(|| err(format!("mesh '{}' not found in geom {gi}", g.mesh)))?)
     };
-    if mesh.is_some() && !is_mesh {
-        return Err(Error::unsupported(
-            "geoms fitted to a mesh (mesh= on a primitive geom) are not supported by flexlab yet",
-        )
-        .at_element("geom")
-        .at_line(g.line));
-    }
     if g.condim != 1 && g.condim != 3 && g.condim != 4 && g.condim != 6 {
         return Err(err("invalid condim in geom".into()));
     }
@@ -384,7 +377,7 @@ fn compile_geom(
     let mut size = g.size;
     let mut quat;
     if let Some(ft) = g.fromto {
-        if is_mesh {
+        if mesh.is_some() {
             return Err(err("fromto cannot be used with mesh geom".into()));
         }
         if !matches!(
@@ -420,23 +413,49 @@ fn compile_geom(
             ))
         })?;
     }
+    let mut mesh = mesh;
     if let Some(mi) = mesh {
-        if g.shellinertia {
+        let cm = &meshes[mi];
+        if !is_mesh {
+            // a primitive fitted to the mesh's equivalent inertia box (MuJoCo's FitGeom
+            // without fitaabb); the geom then keeps no reference to the mesh
+            let b = &cm.boxsz;
+            size = match g.gtype {
+                GeomType::Sphere => [(b[0] + b[1] + b[2]) / 3.0, size[1], size[2]],
+                GeomType::Capsule => {
+                    let r = (b[0] + b[1]) / 2.0;
+                    [r, 0f64.max(b[2] - r / 2.0), size[2]]
+                }
+                GeomType::Cylinder => [(b[0] + b[1]) / 2.0, b[2], size[2]],
+                GeomType::Ellipsoid | GeomType::Box => *b,
+                _ => {
+                    return Err(err(format!(
+                        "invalid geom type in fitting mesh {}",
+                        spec.meshes[mi].name
+                    )))
+                }
+            };
+            for x in &mut size {
+                *x *= g.fitscale;
+            }
+            mesh = None;
+        } else if g.shellinertia {
             return Err(err(
                 "for mesh geoms, inertia should be specified in the mesh asset".into(),
             ));
         }
         // the geom frame absorbs the mesh's inertial frame (mjuu_frameaccum)
-        let cm = &meshes[mi];
         let r = math::rot_vec_quat(&cm.pos, &quat);
         pos = math::add3(&pos, &r);
         quat = orient::mulquat(&quat, &cm.quat);
-        let a = &cm.aamm;
-        size = [
-            a[0].abs().max(a[3].abs()),
-            a[1].abs().max(a[4].abs()),
-            a[2].abs().max(a[5].abs()),
-        ];
+        if is_mesh {
+            let a = &cm.aamm;
+            size = [
+                a[0].abs().max(a[3].abs()),
+                a[1].abs().max(a[4].abs()),
+                a[2].abs().max(a[5].abs()),
+            ];
+        }
     }
     if g.gtype == GeomType::Plane {
         if size[2] <= 0.0 {

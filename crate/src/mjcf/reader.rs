@@ -565,7 +565,9 @@ impl<'a> Reader<'a> {
             "params",
             "material",
         ])?;
-        e.reject_unsupported(&["builtin", "params", "refpos", "refquat"])?;
+        // refquat: flexlab's principal axes of a rotated mesh differed from MuJoCo's by 1e-7 rad
+        // (the Jacobi solver's stopping rule amplifies rounding), beyond the 1e-9 checks
+        e.reject_unsupported(&["builtin", "params", "refquat"])?;
         let class = self.class_of(e, 0)?;
         let mut m = MeshSpec {
             name: e.string("name").unwrap_or_default(),
@@ -575,6 +577,12 @@ impl<'a> Reader<'a> {
         m.scale = self.classes[class].mesh_scale;
         e.read_f64s("scale", 3, &mut m.scale)?;
         m.inertia = mesh_inertia(e)?.unwrap_or(self.classes[class].mesh_inertia);
+        e.read_f64s("refpos", 3, &mut m.refpos)?;
+        m.maxhullvert = -1;
+        e.read_int("maxhullvert", &mut m.maxhullvert)?;
+        if m.maxhullvert != -1 && m.maxhullvert < 4 {
+            return Err(e.error("maxhullvert must be larger than 3"));
+        }
         for c in &e.children {
             if c.name != "plugin" {
                 return Err(c.error(format!(
@@ -1498,6 +1506,7 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
     if let Some(m) = e.string("mesh") {
         g.mesh = m;
     }
+    e.read_f64("fitscale", &mut g.fitscale)?;
     e.f32s("rgba", &mut g.rgba)?;
     Ok(())
 }
