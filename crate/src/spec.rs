@@ -69,6 +69,8 @@ pub struct CompilerSpec {
     pub alignfree: bool,
     pub fusestatic: bool,
     pub discardvisual: bool,
+    /// Fit primitive geoms to a mesh's bounding box instead of its inertia box.
+    pub fitaabb: bool,
 }
 
 impl Default for CompilerSpec {
@@ -88,6 +90,7 @@ impl Default for CompilerSpec {
             alignfree: false,
             fusestatic: false,
             discardvisual: false,
+            fitaabb: false,
         }
     }
 }

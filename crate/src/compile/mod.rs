@@ -414,27 +414,45 @@ fn compile_geom(
         })?;
     }
     let mut mesh = mesh;
+    let mut center = [0.0; 3];
     if let Some(mi) = mesh {
         let cm = &meshes[mi];
         if !is_mesh {
-            // a primitive fitted to the mesh's equivalent inertia box (MuJoCo's FitGeom
-            // without fitaabb); the geom then keeps no reference to the mesh
-            let b = &cm.boxsz;
-            size = match g.gtype {
-                GeomType::Sphere => [(b[0] + b[1] + b[2]) / 3.0, size[1], size[2]],
-                GeomType::Capsule => {
-                    let r = (b[0] + b[1]) / 2.0;
-                    [r, 0f64.max(b[2] - r / 2.0), size[2]]
-                }
-                GeomType::Cylinder => [(b[0] + b[1]) / 2.0, b[2], size[2]],
-                GeomType::Ellipsoid | GeomType::Box => *b,
-                _ => {
-                    return Err(err(format!(
-                        "invalid geom type in fitting mesh {}",
-                        spec.meshes[mi].name
-                    )))
-                }
-            };
+            // a primitive fitted to the mesh's equivalent inertia box, or with compiler
+            // fitaabb to its bounding box (MuJoCo's FitGeom); the geom then keeps no
+            // reference to the mesh
+            let mname = &spec.meshes[mi].name;
+            if !spec.compiler.fitaabb {
+                let b = &cm.boxsz;
+                size = match g.gtype {
+                    GeomType::Sphere => [(b[0] + b[1] + b[2]) / 3.0, size[1], size[2]],
+                    GeomType::Capsule => {
+                        let r = (b[0] + b[1]) / 2.0;
+                        [r, 0f64.max(b[2] - r / 2.0), size[2]]
+                    }
+                    GeomType::Cylinder => [(b[0] + b[1]) / 2.0, b[2], size[2]],
+                    GeomType::Ellipsoid | GeomType::Box => *b,
+                    _ => return Err(err(format!("invalid geom type in fitting mesh {mname}"))),
+                };
+            } else {
+                let a = &cm.aamm;
+                center = [
+                    (a[0] + a[3]) / 2.0,
+                    (a[1] + a[4]) / 2.0,
+                    (a[2] + a[5]) / 2.0,
+                ];
+                let h = [a[3] - center[0], a[4] - center[1], a[5] - center[2]];
+                size = match g.gtype {
+                    GeomType::Sphere => [h[0].max(h[1]).max(h[2]), size[1], size[2]],
+                    GeomType::Capsule => {
+                        let r = h[0].max(h[1]);
+                        [r, h[2] - r, size[2]]
+                    }
+                    GeomType::Cylinder => [h[0].max(h[1]), h[2], size[2]],
+                    GeomType::Ellipsoid | GeomType::Box => h,
+                    _ => return Err(err(format!("invalid fittype in mesh {mname}"))),
+                };
+            }
             for x in &mut size {
                 *x *= g.fitscale;
             }
@@ -444,8 +462,10 @@ fn compile_geom(
                 "for mesh geoms, inertia should be specified in the mesh asset".into(),
             ));
         }
-        // the geom frame absorbs the mesh's inertial frame (mjuu_frameaccum)
-        let r = math::rot_vec_quat(&cm.pos, &quat);
+        // the geom frame absorbs the mesh's inertial frame, offset by a fitted box's centre
+        // (mjuu_frameaccum)
+        let meshpos = math::add3(&math::rot_vec_quat(&center, &cm.quat), &cm.pos);
+        let r = math::rot_vec_quat(&meshpos, &quat);
         pos = math::add3(&pos, &r);
         quat = orient::mulquat(&quat, &cm.quat);
         if is_mesh {

@@ -291,7 +291,7 @@ impl<'a> Reader<'a> {
         if c.fusestatic {
             return Err(unsupported(e, "compiler fusestatic"));
         }
-        e.reject_unsupported(&["fitaabb"])?;
+        e.read_bool("fitaabb", &mut c.fitaabb)?;
         Ok(())
     }
 
