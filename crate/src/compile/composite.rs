@@ -203,6 +203,10 @@ fn make_cable(
         GeomType::Box => return Err(UNSUPPORTED_BOX.into()),
         _ => return Err("Cable geom type must be sphere, capsule or box".into()),
     }
+    if n == 0 {
+        // fewer than 3 vertex values: MuJoCo's loops make no bodies and no error
+        return Ok(());
+    }
     let vert = cable_vertices(c, n);
     let vertex = |i: usize| {
         [
