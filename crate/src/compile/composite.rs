@@ -107,6 +107,15 @@ pub fn make(spec: &mut Spec, parent: usize, c: &CompositeSpec) -> Result<(), Str
     if count.iter().any(|&n| n < 1) {
         return Err("Positive counts expected in composite".into());
     }
+    // MuJoCo has no bound; flexlab has the flexcomp one, so that a hostile count cannot
+    // exhaust memory while compiling
+    let points: i64 = count.iter().map(|&n| n as i64).product();
+    let limit = super::flexcomp::MAX_FLEXCOMP_POINTS;
+    if points > limit {
+        return Err(format!(
+            "composite with {points} points exceeds flexlab's limit of {limit}"
+        ));
+    }
     if math::dot3(&c.size, &c.size) < math::MINVAL && c.vertex.is_empty() {
         return Err("Positive spacing or length expected in composite".into());
     }
@@ -193,6 +202,10 @@ fn make_cable(
         // it out (the boxes themselves are drawn)
         GeomType::Cylinder | GeomType::Capsule | GeomType::Box => {}
         _ => return Err("Cable geom type must be sphere, capsule or box".into()),
+    }
+    if n == 0 {
+        // fewer than 3 vertex values: MuJoCo's loops make no bodies and no error
+        return Ok(());
     }
     let vert = cable_vertices(c, n);
     let vertex = |i: usize| {
