@@ -347,6 +347,11 @@ model_struct! {
         nplugin: usize,
         /// The cable plugin instances' constants (MuJoCo keeps them in the plugin's state).
         cable: Vec<crate::engine::cable::Cable>,
+        /// Per plugin instance: its torus when it is a `mujoco.sdf.torus` instance (the field
+        /// sdf geoms collide with), else None.
+        plugin_torus: Vec<Option<crate::engine::sdf::Torus>>,
+        /// Per flex: its element hierarchy (MuJoCo's flex BVH), built from `qpos0`.
+        flex_tree: Vec<crate::engine::flexbvh::FlexBvh>,
         /// Physics options.
         opt: Options,
         stat: Statistic,

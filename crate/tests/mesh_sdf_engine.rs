@@ -15,9 +15,9 @@ fn refusal(path: std::path::PathBuf) -> String {
 }
 
 #[test]
-fn colliding_sdf_and_mesh_geoms_are_refused() {
+fn colliding_mesh_geoms_are_refused_and_sdf_geoms_collide() {
     let sdf = common::shared().join("oracle/mujoco-examples/cloth_sdf.xml");
-    assert!(refusal(sdf).contains("collision with sdf geoms is not supported by flexlab yet"));
+    check_supported(&flexlab::load_file(&sdf).unwrap()).unwrap();
     let mesh = common::repo().join("crate/tests/models/mesh_inline_free.xml");
     assert!(refusal(mesh).contains("collision with mesh geoms is not supported by flexlab yet"));
 }

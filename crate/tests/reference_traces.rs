@@ -172,5 +172,6 @@ reference_cases!(
     tendon_rows_pgs,
     tendon_rows_newton,
     tendon_rows_discrete,
+    ex_cloth_sdf,
     cable_site_motors,
 );

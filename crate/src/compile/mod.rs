@@ -83,6 +83,15 @@ pub fn compile(spec: &Spec) -> Result<Model> {
         .map(|p| (p.plugin == composite::CABLE_PLUGIN).then_some(p.config.as_slice()))
         .collect();
     m.cable = crate::engine::cable::init(&m, &configs)?;
+    m.plugin_torus = spec
+        .plugins
+        .iter()
+        .map(|p| {
+            (p.plugin == crate::engine::sdf::TORUS_PLUGIN)
+                .then(|| crate::engine::sdf::Torus::from_config(&p.config).ok())
+                .flatten()
+        })
+        .collect();
     Ok(m)
 }
 

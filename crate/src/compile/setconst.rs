@@ -191,6 +191,23 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     flex::flex(m, &mut d, &mut s, &mut nodebuf);
     m.flex_rigid = rigid;
     m.flexedge_length0.copy_from_slice(&d.a.flexedge_length);
+    m.flex_tree = (0..m.nflex)
+        .map(|f| {
+            let dim = m.flex_dim[f] as usize;
+            let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+            let da = m.flex_elemdataadr[f] as usize;
+            let va = 3 * m.flex_vertadr[f] as usize;
+            let vn = 3 * m.flex_vertnum[f] as usize;
+            crate::engine::flexbvh::build(
+                dim,
+                &m.flex_elem[da..da + en * (dim + 1)],
+                &m.flex_elemlayer[ea..ea + en],
+                m.flex_activelayers[f],
+                m.flex_radius[f],
+                &d.a.flexvert_xpos[va..va + vn],
+            )
+        })
+        .collect();
 
     // inverse weights
     let nv = m.nv;

@@ -7,6 +7,7 @@ pub mod constraint;
 pub mod elastic;
 pub mod energy;
 pub mod flex;
+pub mod flexbvh;
 pub mod flexcsr;
 pub mod flexvert;
 pub mod fluid;

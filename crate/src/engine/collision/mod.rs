@@ -28,25 +28,50 @@ pub mod geom {
     pub const SDF: i32 = 8;
 }
 
-/// Refuses a model whose contacts would need a collision function flexlab lacks: sdf
-/// geoms (MuJoCo's `mjc_SDF`/`mjc_FlexSDF`) and mesh geoms (MuJoCo collides them through
-/// their convex hull, with several contacts against planes; flexlab builds no hull yet).
-/// Checked once before stepping, so the step never skips or fakes such a pair.
+/// The signed distance field of sdf geom `g` (its plugin instance's torus), if it has one.
+pub fn geom_torus(m: &Model, g: usize) -> Option<&crate::engine::sdf::Torus> {
+    let p = m.geom_plugin[g];
+    (p >= 0)
+        .then(|| m.plugin_torus.get(p as usize))
+        .flatten()
+        .and_then(|t| t.as_ref())
+}
+
+impl sdf::SignedDistance for crate::engine::sdf::Torus {
+    fn distance(&self, p: &Vec3) -> f64 {
+        crate::engine::sdf::Torus::distance(self, p)
+    }
+    fn gradient(&self, p: &Vec3) -> Vec3 {
+        crate::engine::sdf::Torus::gradient(self, p)
+    }
+}
+
+/// Refuses a model whose contacts would need a collision function flexlab lacks: mesh geoms
+/// (MuJoCo collides them through their convex hull, with several contacts against planes),
+/// and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field. Checked once before
+/// stepping, so the step never skips or fakes such a pair.
 pub fn check_supported(m: &Model) -> crate::Result<()> {
     if m.opt.disabled(disable::CONSTRAINT) || m.opt.disabled(disable::CONTACT) {
         return Ok(());
     }
     for g in 0..m.ngeom {
+        let is_sdf = m.geom_type[g] == geom::SDF;
         let what = match m.geom_type[g] {
-            geom::SDF => "sdf",
+            geom::SDF if geom_torus(m, g).is_none() => "sdf",
+            geom::SDF => "mesh and sdf",
             geom::MESH => "mesh",
             _ => continue,
         };
         let (t, a) = (m.geom_contype[g], m.geom_conaffinity[g]);
         let b = m.geom_bodyid[g] as usize;
-        let with_flex =
-            (0..m.nflex).any(|f| !bitmask_reject(t, a, m.flex_contype[f], m.flex_conaffinity[f]));
+        // a field collides with flexes (mjc_FlexSDF) and with primitives and fields (mjc_SDF)
+        let with_flex = !(is_sdf && geom_torus(m, g).is_some())
+            && (0..m.nflex)
+                .any(|f| !bitmask_reject(t, a, m.flex_contype[f], m.flex_conaffinity[f]));
         let with_geom = (0..m.ngeom).any(|g2| {
+            if is_sdf && geom_torus(m, g).is_some() && m.geom_type[g2] != geom::MESH {
+                return false;
+            }
             let b2 = m.geom_bodyid[g2] as usize;
             let sig = ((b.min(b2) as i32) << 16) + b.max(b2) as i32;
             b2 != b
@@ -106,6 +131,9 @@ pub struct CollisionScratch {
     pub(crate) sap_box: Vec<[f64; 4]>,
     pub(crate) selected: Vec<bool>,
     pub(crate) min_dist: Vec<f64>,
+    /// Node boxes and the walk's stack for a flex's element hierarchy.
+    pub(crate) bvh_box: Vec<[f64; 6]>,
+    pub(crate) bvh_stack: Vec<usize>,
 }
 
 impl CollisionScratch {
@@ -119,6 +147,7 @@ impl CollisionScratch {
             .map(|f| m.flex_vertnum[f] as usize)
             .max()
             .unwrap_or(0);
+        let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
             pre: Vec::with_capacity(maxv.max(64)),
             epa: EpaScratch::default(),
@@ -129,6 +158,8 @@ impl CollisionScratch {
             sap_box: vec![[0.0; 4]; maxelem],
             selected: vec![false; maxcon],
             min_dist: vec![0.0; maxcon],
+            bvh_box: vec![[0.0; 6]; maxnode],
+            bvh_stack: Vec::with_capacity(maxnode),
         }
     }
 }
@@ -444,6 +475,10 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                 let before = d.ncon;
                 if m.geom_type[g] == geom::PLANE {
                     flex::plane_flex(m, d, &mut s.collision, g, f);
+                } else if m.geom_type[g] == geom::SDF {
+                    if let Some(t) = geom_torus(m, g) {
+                        sdf::sdf_flex(m, d, &mut s.collision, g, f, t);
+                    }
                 } else {
                     flex::geom_flex(m, d, &mut s.collision, g, f);
                 }
@@ -644,6 +679,18 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     use primitive::*;
     let out = &mut cs.pre;
     match (t1, t2) {
+        // MuJoCo has no plane–sdf function (and no hfield or mesh one here: refused upfront)
+        (geom::PLANE | geom::HFIELD | geom::MESH, geom::SDF) => {}
+        (_, geom::SDF) => {
+            let Some(s2) = geom_torus(m, g2) else {
+                return;
+            };
+            let f1 = match geom_torus(m, g1) {
+                Some(t) if t1 == geom::SDF => sdf::Field::Sdf(t),
+                _ => sdf::Field::Primitive(t1, [s1[0], s1[1], s1[2]]),
+            };
+            sdf::geom_sdf(m, d, out, g1, g2, f1, s2);
+        }
         (geom::PLANE, geom::SPHERE) => {
             plane_sphere(out, mg, p1, x1, p2, s2[0]);
         }

@@ -2,10 +2,12 @@
 //! `mjc_FlexSDF`, `engine_collision_sdf.c`). Each triangle that may reach the surface is
 //! searched from `sdf_initpoints` Halton-sampled barycentric starts by Frank–Wolfe steps over
 //! the triangle; the deepest penetrating point of each element becomes one contact, at most
-//! `MAX_CON_PAIR` per flex in element order. No margin is used: only penetrating points count,
+//! `MAX_CON_PAIR` per flex in the order of a depth-first walk of the flex's element hierarchy. No margin is used: only penetrating points count,
 //! as in MuJoCo.
 
-use super::{add_contact, assign_margin, contact_param, PreContact, MAX_CON_PAIR};
+use super::{
+    add_contact, assign_margin, contact_param, CollisionScratch, PreContact, MAX_CON_PAIR,
+};
 use crate::data::Data;
 use crate::math::*;
 use crate::model::Model;
@@ -138,7 +140,14 @@ fn deepest_point(
 
 /// Flex `f` (triangles only) against SDF geom `g` whose field is `s`: appends its contacts to
 /// `d.contact` (geom first, the element as `elem[1]`, normal out of the field).
-pub fn sdf_flex(m: &Model, d: &mut Data, g: usize, f: usize, s: &dyn SignedDistance) {
+pub fn sdf_flex(
+    m: &Model,
+    d: &mut Data,
+    cs: &mut CollisionScratch,
+    g: usize,
+    f: usize,
+    s: &dyn SignedDistance,
+) {
     if m.flex_dim[f] != 2 {
         return;
     }
@@ -161,19 +170,37 @@ pub fn sdf_flex(m: &Model, d: &mut Data, g: usize, f: usize, s: &dyn SignedDista
     let nstart = m.opt.sdf_initpoints.max(1) as usize;
     let iterations = m.opt.sdf_iterations;
     let va = m.flex_vertadr[f] as usize;
-    let ea = m.flex_elemadr[f] as usize;
     let mut cand = [([0.0; 3], 0.0, 0usize); MAX_CON_PAIR];
     let mut ncand = 0;
-    for e in 0..m.flex_elemnum[f] as usize {
-        if ncand == MAX_CON_PAIR {
-            break;
-        }
-        // the element's box (centre, half sizes) must reach the surface within its circumsphere
-        let b = &d.a.flexelem_aabb[6 * (ea + e)..6 * (ea + e) + 6];
-        let r = norm3(&[b[3], b[4], b[5]]);
-        if s.distance(&to_local(&[b[0], b[1], b[2]])) >= r {
+    // a node (or leaf) is visited when the field reaches its box's circumsphere
+    let reaches =
+        |b: &[f64; 6]| s.distance(&to_local(&[b[0], b[1], b[2]])) < norm3(&[b[3], b[4], b[5]]);
+    // MuJoCo's depth-first walk of the flex's element hierarchy (second child first): the
+    // first element visited keeps a point that two elements share
+    let tree = &m.flex_tree[f];
+    let ea = m.flex_elemadr[f] as usize;
+    let en = m.flex_elemnum[f] as usize;
+    let boxes = &mut cs.bvh_box[..tree.child.len()];
+    super::super::flexbvh::node_boxes(tree, &d.a.flexelem_aabb[6 * ea..6 * (ea + en)], boxes);
+    let stack = &mut cs.bvh_stack;
+    stack.clear();
+    if !tree.child.is_empty() {
+        stack.push(0);
+    }
+    while let Some(node) = stack.pop() {
+        if !reaches(&boxes[node]) {
             continue;
         }
+        let e = tree.nodeid[node];
+        if e < 0 {
+            for c in tree.child[node] {
+                if c >= 0 {
+                    stack.push(c as usize);
+                }
+            }
+            continue;
+        }
+        let e = e as usize;
         let ed = m.flex_elemdataadr[f] as usize + 3 * e;
         let mut corners = [[0.0; 3]; 3];
         for (k, c) in corners.iter_mut().enumerate() {
@@ -185,8 +212,10 @@ pub fn sdf_flex(m: &Model, d: &mut Data, g: usize, f: usize, s: &dyn SignedDista
             ]);
         }
         if let Some((x, depth)) = deepest_point(&corners, s, nstart, iterations) {
-            cand[ncand] = (x, depth, e);
-            ncand += 1;
+            if ncand < MAX_CON_PAIR {
+                cand[ncand] = (x, depth, e);
+                ncand += 1;
+            }
         }
     }
     // contacts at the candidates not already taken, normal along the field's gradient
