@@ -147,6 +147,7 @@ reference_cases!(
     ex_pinch,
     ex_basket,
     ex_gripper,
+    ex_strain,
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,
