@@ -148,6 +148,7 @@ reference_cases!(
     ex_basket,
     ex_gripper,
     ex_strain,
+    convex_ellipsoids,
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,
