@@ -156,7 +156,10 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        "trace" => match load(&args) {
+        "trace" => match load(&args).and_then(|m| {
+            flexlab::engine::collision::check_supported(&m)?;
+            Ok(m)
+        }) {
             Ok(m) => {
                 let xml = std::fs::read_to_string(&args.model).unwrap_or_default();
                 let stem = std::path::Path::new(&args.model)

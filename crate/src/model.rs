@@ -317,6 +317,9 @@ model_struct! {
         nmesh: usize,
         nmeshvert: usize,
         nmeshface: usize,
+        /// Length MuJoCo's convex-hull graphs of the meshes take (flexlab builds the hulls but
+        /// not the graphs, whose order follows qhull's internals).
+        nmeshgraph: usize,
         nskin: usize,
         nflex: usize,
         nflexnode: usize,
@@ -428,7 +431,10 @@ model_struct! {
         geom_conaffinity: i32[1],
         geom_condim: i32[1],
         geom_bodyid: i32[1],
+        /// Mesh of each mesh or sdf geom, or -1.
         geom_dataid: i32[1],
+        /// SDF plugin instance of each sdf geom, or -1.
+        geom_plugin: i32[1],
         geom_group: i32[1],
         geom_priority: i32[1],
         geom_sameframe: u8[1],
@@ -465,8 +471,17 @@ model_struct! {
         mesh_vertnum: i32[1],
         mesh_faceadr: i32[1],
         mesh_facenum: i32[1],
+        /// Vertices in each mesh's inertial frame (m; f32 values, as MuJoCo stores them).
         mesh_vert: f64[3],
         mesh_face: i32[3],
+        /// Offset of each mesh's inertial frame in its asset frame (m).
+        mesh_pos: f64[3],
+        /// Rotation of each mesh's inertial frame in its asset frame.
+        mesh_quat: f64[4],
+        /// SDF plugin instance that generated each mesh, or -1.
+        mesh_plugin: i32[1],
+        /// Address of each mesh's hull graph in MuJoCo's `mesh_graph`, or -1 without a hull.
+        mesh_graphadr: i32[1],
 
         flex_contype: i32[1],
         flex_conaffinity: i32[1],
@@ -653,6 +668,9 @@ impl Model {
             "ngeom" => self.ngeom,
             "nsite" => self.nsite,
             "nmesh" => self.nmesh,
+            "nmeshvert" => self.nmeshvert,
+            "nmeshface" => self.nmeshface,
+            "nmeshgraph" => self.nmeshgraph,
             "nflex" => self.nflex,
             "nflexnode" => self.nflexnode,
             "nflexvert" => self.nflexvert,

@@ -69,6 +69,8 @@ pub struct CompilerSpec {
     pub alignfree: bool,
     pub fusestatic: bool,
     pub discardvisual: bool,
+    /// Fit primitive geoms to a mesh's bounding box instead of its inertia box.
+    pub fitaabb: bool,
 }
 
 impl Default for CompilerSpec {
@@ -88,6 +90,7 @@ impl Default for CompilerSpec {
             alignfree: false,
             fusestatic: false,
             discardvisual: false,
+            fitaabb: false,
         }
     }
 }
@@ -233,6 +236,10 @@ pub struct GeomSpec {
     pub mesh: String,
     pub material: String,
     pub rgba: [f32; 4],
+    /// SDF plugin instance (index into [`Spec::plugins`]) of an `sdf` geom.
+    pub plugin: Option<usize>,
+    /// Scale of a primitive geom fitted to a mesh.
+    pub fitscale: f64,
     pub line: u32,
 }
 
@@ -264,6 +271,8 @@ impl Default for GeomSpec {
             mesh: String::new(),
             material: String::new(),
             rgba: [0.5, 0.5, 0.5, 1.0],
+            plugin: None,
+            fitscale: 1.0,
             line: 0,
         }
     }
@@ -573,7 +582,22 @@ impl Default for ActuatorSpec {
     }
 }
 
-/// A mesh asset: vertices and triangles, as loaded from OBJ or given inline.
+/// How a mesh asset's mass properties are computed (`mjtMeshInertia`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MeshInertia {
+    /// From the convex hull.
+    Convex,
+    /// From the triangles as a closed, consistently oriented surface.
+    Exact,
+    /// From the triangles with every pyramid volume taken positive (MuJoCo's default).
+    #[default]
+    Legacy,
+    /// As a thin shell: surface area instead of volume.
+    Shell,
+}
+
+/// A mesh asset: vertices and triangles, as loaded from OBJ or given inline, or generated
+/// from an SDF plugin instance.
 #[derive(Debug, Clone, Default)]
 pub struct MeshSpec {
     pub name: String,
@@ -582,6 +606,13 @@ pub struct MeshSpec {
     pub face: Vec<i32>,
     pub texcoord: Vec<f32>,
     pub scale: [f64; 3],
+    /// Point of the vertices' frame that becomes the asset's origin (m).
+    pub refpos: [f64; 3],
+    /// Largest number of convex-hull vertices, or -1 for no limit.
+    pub maxhullvert: i32,
+    pub inertia: MeshInertia,
+    /// Plugin instance (index into [`Spec::plugins`]) whose SDF makes the mesh.
+    pub plugin: Option<usize>,
     pub line: u32,
 }
 

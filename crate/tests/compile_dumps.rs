@@ -13,13 +13,7 @@ use std::path::PathBuf;
 
 /// Models MuJoCo loads that need a feature flexlab lacks: they must fail with a located
 /// "not supported" error (never a wrong model); remove an entry when the feature lands.
-const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
-    ("examples__cloth_sdf", "plugin 'mujoco.sdf.torus'"),
-    (
-        "rejections__composite_cable_box",
-        "cable composite of box geoms",
-    ),
-];
+const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[];
 
 fn model_path(set: &str, model: &str) -> PathBuf {
     match set {

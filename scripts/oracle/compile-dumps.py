@@ -21,7 +21,8 @@ import mujoco
 
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap", "nJfv",
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
-         "nflexshelldata", "neq", "nkey", "nplugin"]
+         "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
+         "nmeshgraph"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -31,7 +32,9 @@ body_mass body_subtreemass body_inertia body_plugin
 jnt_type jnt_qposadr jnt_dofadr jnt_bodyid jnt_limited jnt_pos jnt_axis jnt_range jnt_stiffness
 dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0
 geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
-geom_friction
+geom_friction geom_dataid geom_plugin geom_aabb geom_rbound
+mesh_vertadr mesh_vertnum mesh_faceadr mesh_facenum mesh_graphadr mesh_pos mesh_quat mesh_vert
+mesh_face
 flex_dim flex_interp flex_cellnum flex_nodeadr flex_nodenum flex_vertadr flex_vertnum
 flex_edgeadr flex_edgenum flex_elemadr flex_elemnum flex_elemdataadr flex_elemedgeadr
 flex_shellnum flex_shelldataadr flex_nodebodyid flex_vertbodyid flex_edge flex_elem
@@ -50,6 +53,10 @@ actuator_gainprm actuator_biasprm actuator_ctrllimited actuator_forcelimited
 actuator_ctrlrange actuator_forcerange actuator_length0 actuator_acc0
 key_qpos key_ctrl
 """.split()
+
+# Arrays left out of a dump when longer than BIG_LIMIT values, to keep the dumps small.
+BIG_FIELDS = {"mesh_vert", "mesh_face"}
+BIG_LIMIT = 30000
 
 
 def compile_model(path):
@@ -72,6 +79,8 @@ def dump(path):
         if not hasattr(m, f):
             continue
         a = getattr(m, f).ravel()
+        if f in BIG_FIELDS and a.size > BIG_LIMIT:
+            continue  # e.g. an SDF's marching-cubes mesh: the sizes and frames stay checked
         out["fields"][f] = [int(x) for x in a] if a.dtype.kind in "iub" else [float(x) for x in a]
     return out
 

@@ -89,21 +89,6 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         if limited && t.range[0] >= t.range[1] {
             return Err(e("invalid limits: range[0] >= range[1]".into()));
         }
-        // limit and friction rows of tendons are not in the constraint stage yet
-        if limited {
-            return Err(
-                Error::unsupported("tendon limits are not supported by flexlab yet")
-                    .at_element("tendon")
-                    .at_line(t.line),
-            );
-        }
-        if t.frictionloss > 0.0 {
-            return Err(
-                Error::unsupported("tendon frictionloss is not supported by flexlab yet")
-                    .at_element("tendon")
-                    .at_line(t.line),
-            );
-        }
         m.tendon_limited.push(limited as u8);
         m.tendon_range.extend_from_slice(&t.range);
         m.tendon_margin.push(t.margin);

@@ -107,6 +107,15 @@ pub fn make(spec: &mut Spec, parent: usize, c: &CompositeSpec) -> Result<(), Str
     if count.iter().any(|&n| n < 1) {
         return Err("Positive counts expected in composite".into());
     }
+    // MuJoCo has no bound; flexlab has the flexcomp one, so that a hostile count cannot
+    // exhaust memory while compiling
+    let points: i64 = count.iter().map(|&n| n as i64).product();
+    let limit = super::flexcomp::MAX_FLEXCOMP_POINTS;
+    if points > limit {
+        return Err(format!(
+            "composite with {points} points exceeds flexlab's limit of {limit}"
+        ));
+    }
     if math::dot3(&c.size, &c.size) < math::MINVAL && c.vertex.is_empty() {
         return Err("Positive spacing or length expected in composite".into());
     }
@@ -189,10 +198,14 @@ fn make_cable(
         return Err("Cable must be one-dimensional".into());
     }
     match c.geom.gtype {
-        GeomType::Cylinder | GeomType::Capsule => {}
-        // MuJoCo accepts boxes and generates a skin over them; flexlab has no skin generator
-        GeomType::Box => return Err(UNSUPPORTED_BOX.into()),
+        // MuJoCo also drapes a skin over box cables; the skin is only drawn, so flexlab leaves
+        // it out (the boxes themselves are drawn)
+        GeomType::Cylinder | GeomType::Capsule | GeomType::Box => {}
         _ => return Err("Cable geom type must be sphere, capsule or box".into()),
+    }
+    if n == 0 {
+        // fewer than 3 vertex values: MuJoCo's loops make no bodies and no error
+        return Ok(());
     }
     let vert = cable_vertices(c, n);
     let vertex = |i: usize| {
@@ -284,7 +297,14 @@ fn make_cable(
             line: c.line,
             ..c.geom.clone()
         };
-        geom.fromto = Some([0.0, 0.0, 0.0, length, 0.0, 0.0]);
+        if c.geom.gtype == GeomType::Box {
+            // a box centred on the edge, its half length along x
+            geom.fromto = None;
+            geom.pos = [length / 2.0, 0.0, 0.0];
+            geom.size[0] = length / 2.0;
+        } else {
+            geom.fromto = Some([0.0, 0.0, 0.0, length, 0.0, 0.0]);
+        }
         spec.add_geom(body, geom);
         prev_quat = this_quat;
 
@@ -327,10 +347,6 @@ fn make_cable(
     }
     Ok(())
 }
-
-/// The message for a cable of box geoms.
-pub const UNSUPPORTED_BOX: &str =
-    "a cable composite of box geoms (MuJoCo skins it) is not supported by flexlab yet";
 
 /// MuJoCo's `mjuu_updateFrame`: advances the curve's moving frame to the next edge (the first
 /// edge takes its binormal from the next edge; later ones rotate the normal about the vertex

@@ -1,12 +1,20 @@
 //! Mesh data: an OBJ reader that keeps MuJoCo's conventions (vertices read as 32-bit floats,
-//! repeated vertices merged in first-occurrence order, polygons fanned into triangles, line
-//! elements stored as degenerate triangles).
+//! polygons split into triangles by tinyobjloader's ear clipping, line elements stored as
+//! degenerate triangles); flexcomps also merge repeated vertices, mesh assets do not.
 
 /// Parses OBJ text into (vertices as f64 of the f32 values, triangle indices, texcoords).
 /// Vertices (f64 of the f32 values), triangle indices and texture coordinates.
 pub type MeshData = (Vec<f64>, Vec<i32>, Vec<f32>);
 
+/// Reads an OBJ file and merges repeated vertices in first-occurrence order (as flexcomp
+/// meshes are read).
 pub fn load_obj(bytes: &[u8]) -> Result<MeshData, String> {
+    let (verts, faces, tex) = parse_obj(bytes)?;
+    Ok(merge_repeated(&verts, faces, tex))
+}
+
+/// Reads an OBJ file as written (as mesh assets are read: repeated vertices stay).
+pub fn parse_obj(bytes: &[u8]) -> Result<MeshData, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "OBJ file is not UTF-8 text".to_string())?;
     let mut verts: Vec<f32> = Vec::new();
     let mut faces: Vec<i32> = Vec::new();
@@ -55,9 +63,7 @@ pub fn load_obj(bytes: &[u8]) -> Result<MeshData, String> {
                 if ids.len() < 3 {
                     return Err(format!("OBJ line {line}: face needs at least 3 vertices"));
                 }
-                for k in 1..ids.len() - 1 {
-                    faces.extend_from_slice(&[ids[0], ids[k], ids[k + 1]]);
-                }
+                triangulate(&ids, &verts, &mut faces);
             }
             Some("l") => {
                 let n = verts.len() / 3;
@@ -72,30 +78,182 @@ pub fn load_obj(bytes: &[u8]) -> Result<MeshData, String> {
             return Err("OBJ file is too large".into());
         }
     }
-    // merge repeated vertices, keeping first-occurrence order
+    let v = verts.iter().map(|&x| x as f64).collect();
+    Ok((v, faces, tex))
+}
+
+/// Merges vertices with identical coordinates, keeping first-occurrence order.
+fn merge_repeated(verts: &[f64], mut faces: Vec<i32>, tex: Vec<f32>) -> MeshData {
     let nv = verts.len() / 3;
-    let mut map: std::collections::HashMap<[u32; 3], i32> = std::collections::HashMap::new();
+    let mut map: std::collections::HashMap<[u64; 3], i32> = std::collections::HashMap::new();
     let mut remap = vec![0i32; nv];
     let mut out: Vec<f64> = Vec::with_capacity(verts.len());
     for i in 0..nv {
         let key = [
-            verts[3 * i].to_bits(),
-            verts[3 * i + 1].to_bits(),
-            verts[3 * i + 2].to_bits(),
+            // +0.0 folds −0 into 0, which compare equal as MuJoCo's float keys do
+            (verts[3 * i] + 0.0).to_bits(),
+            (verts[3 * i + 1] + 0.0).to_bits(),
+            (verts[3 * i + 2] + 0.0).to_bits(),
         ];
         let next = map.len() as i32;
         let id = *map.entry(key).or_insert(next);
         if id == next {
-            out.extend_from_slice(&[
-                verts[3 * i] as f64,
-                verts[3 * i + 1] as f64,
-                verts[3 * i + 2] as f64,
-            ]);
+            out.extend_from_slice(&verts[3 * i..3 * i + 3]);
         }
         remap[i] = id;
     }
     for f in faces.iter_mut() {
         *f = remap[*f as usize];
     }
-    Ok((out, faces, tex))
+    (out, faces, tex)
+}
+
+/// tinyobjloader's triangulation of one polygon (its `exportGroupsToShape`, in f32 as it
+/// runs; MuJoCo 3.15.0's OBJ faces agree with it): a quad along its shorter diagonal; a
+/// larger polygon projected onto the two axes of the first corner's largest normal components, then clip
+/// ears from a guessed vertex on, skipping reflex corners and ears holding another vertex. A
+/// polygon it cannot finish keeps only the ears clipped so far, as tinyobjloader does.
+fn triangulate(poly: &[i32], v: &[f32], out: &mut Vec<i32>) {
+    let n = poly.len();
+    let c = |i: i32, a: usize| v[3 * i as usize + a];
+    if n == 3 {
+        out.extend_from_slice(poly);
+        return;
+    }
+    if n == 4 {
+        // a quad is split along its shorter diagonal (the 0–2 one only when strictly shorter)
+        let sq = |a: i32, b: i32| {
+            let e = [c(b, 0) - c(a, 0), c(b, 1) - c(a, 1), c(b, 2) - c(a, 2)];
+            e[0] * e[0] + e[1] * e[1] + e[2] * e[2]
+        };
+        let [a, b, cc, d] = [poly[0], poly[1], poly[2], poly[3]];
+        if sq(a, cc) < sq(b, d) {
+            out.extend_from_slice(&[a, b, cc, a, cc, d]);
+        } else {
+            out.extend_from_slice(&[a, b, d, b, cc, d]);
+        }
+        return;
+    }
+    let mut axes = [1usize, 2];
+    for k in 0..n {
+        let (i0, i1, i2) = (poly[k], poly[(k + 1) % n], poly[(k + 2) % n]);
+        let e0 = [
+            c(i1, 0) - c(i0, 0),
+            c(i1, 1) - c(i0, 1),
+            c(i1, 2) - c(i0, 2),
+        ];
+        let e1 = [
+            c(i2, 0) - c(i1, 0),
+            c(i2, 1) - c(i1, 1),
+            c(i2, 2) - c(i1, 2),
+        ];
+        let cx = (e0[1] * e1[2] - e0[2] * e1[1]).abs();
+        let cy = (e0[2] * e1[0] - e0[0] * e1[2]).abs();
+        let cz = (e0[0] * e1[1] - e0[1] * e1[0]).abs();
+        if cx > f32::EPSILON || cy > f32::EPSILON || cz > f32::EPSILON {
+            if !(cx > cy && cx > cz) {
+                axes[0] = 0;
+                if cz > cx && cz > cy {
+                    axes[1] = 1;
+                }
+            }
+            break;
+        }
+    }
+    let mut area = 0f32;
+    for k in 0..n {
+        let (i0, i1) = (poly[k], poly[(k + 1) % n]);
+        area += (c(i0, axes[0]) * c(i1, axes[1]) - c(i0, axes[1]) * c(i1, axes[0])) * 0.5;
+    }
+    let mut rem: Vec<i32> = poly.to_vec();
+    let mut guess = 0usize;
+    let mut iterations = n;
+    let mut previous = n;
+    while rem.len() > 3 && iterations > 0 {
+        let np = rem.len();
+        if guess >= np {
+            guess -= np;
+        }
+        if previous != np {
+            previous = np;
+            iterations = np;
+        } else {
+            iterations -= 1;
+        }
+        let ind = [
+            rem[guess % np],
+            rem[(guess + 1) % np],
+            rem[(guess + 2) % np],
+        ];
+        let vx = ind.map(|i| c(i, axes[0]));
+        let vy = ind.map(|i| c(i, axes[1]));
+        let cross = (vx[1] - vx[0]) * (vy[2] - vy[1]) - (vy[1] - vy[0]) * (vx[2] - vx[1]);
+        if cross * area < 0.0 {
+            guess += 1;
+            continue;
+        }
+        let overlap = (3..np).any(|o| {
+            let i = rem[(guess + o) % np];
+            point_in_triangle(&vx, &vy, c(i, axes[0]), c(i, axes[1]))
+        });
+        if overlap {
+            guess += 1;
+            continue;
+        }
+        out.extend_from_slice(&ind);
+        rem.remove((guess + 1) % np);
+    }
+    if rem.len() == 3 {
+        out.extend_from_slice(&rem);
+    }
+}
+
+/// The crossing-number test tinyobjloader uses (`pnpoly`) for a triangle.
+fn point_in_triangle(vx: &[f32; 3], vy: &[f32; 3], tx: f32, ty: f32) -> bool {
+    let mut inside = false;
+    let mut j = 2;
+    for i in 0..3 {
+        if (vy[i] > ty) != (vy[j] > ty)
+            && tx < (vx[j] - vx[i]) * (ty - vy[i]) / (vy[j] - vy[i]) + vx[i]
+        {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polygons_split_as_tinyobjloader_does() {
+        // a unit square whose 1–3 diagonal is the shorter one after a nudge of vertex 2
+        let v = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.1, 1.1, 0.0, 0.0, 1.0, 0.0];
+        let mut out = Vec::new();
+        triangulate(&[0, 1, 2, 3], &v, &mut out);
+        assert_eq!(out, [0, 1, 3, 1, 2, 3]);
+        // equal diagonals: the 0–2 split needs a strictly shorter diagonal
+        let v = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0];
+        out.clear();
+        triangulate(&[0, 1, 2, 3], &v, &mut out);
+        assert_eq!(out, [0, 1, 3, 1, 2, 3]);
+        // a convex pentagon is clipped from its first vertex on
+        let v = [
+            0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.5, 0.0, 1.6, 0.0, 0.0, 1.0,
+        ];
+        out.clear();
+        triangulate(&[0, 1, 2, 3, 4], &v, &mut out);
+        assert_eq!(out, [0, 1, 2, 0, 2, 3, 0, 3, 4]);
+    }
+
+    #[test]
+    fn repeated_vertices_are_kept_or_merged() {
+        let obj = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 0\nf 4 2 3\n";
+        let (v, f, _) = parse_obj(obj).unwrap();
+        assert_eq!((v.len(), f), (12, vec![3, 1, 2]));
+        let (v, f, _) = load_obj(obj).unwrap();
+        assert_eq!((v.len(), f), (9, vec![0, 1, 2]));
+    }
 }

@@ -4,9 +4,12 @@
 pub mod flex;
 pub mod flexcomp;
 pub mod flexvert;
+pub mod hull;
 pub mod interp;
+pub mod marching_cubes;
 pub mod material;
 pub mod mesh;
+pub mod meshasset;
 pub mod orient;
 
 pub mod actuation;
@@ -65,6 +68,8 @@ struct CGeom {
     inertia: [f64; 3],
     aabb: [f64; 6],
     rbound: f64,
+    /// Mesh asset of a mesh or sdf geom.
+    mesh: Option<usize>,
 }
 
 /// Compiles a spec into a model, running the compile-time checks MuJoCo runs.
@@ -72,8 +77,11 @@ pub fn compile(spec: &Spec) -> Result<Model> {
     let mut m = build(spec)?;
     setconst::set_const(&mut m)?;
     checks::check_engine(&m)?;
-    let configs: Vec<&[(String, String)]> =
-        spec.plugins.iter().map(|p| p.config.as_slice()).collect();
+    let configs: Vec<Option<&[(String, String)]>> = spec
+        .plugins
+        .iter()
+        .map(|p| (p.plugin == composite::CABLE_PLUGIN).then_some(p.config.as_slice()))
+        .collect();
     m.cable = crate::engine::cable::init(&m, &configs)?;
     Ok(m)
 }
@@ -319,16 +327,45 @@ fn resolve_quat(o: &Orientation, c: &CompilerSpec) -> std::result::Result<[f64; 
     Ok(q)
 }
 
-fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Result<CGeom> {
+fn compile_geom(
+    spec: &Spec,
+    meshes: &[meshasset::CMesh],
+    gi: usize,
+    body: usize,
+    weld_static: bool,
+) -> Result<CGeom> {
     let g = &spec.geoms[gi];
     let name = &g.name;
     let err = |msg: String| cerr_obj(msg, "geom", name, g.line);
+    let is_mesh = matches!(g.gtype, GeomType::Mesh | GeomType::Sdf);
+    let mesh = if g.mesh.is_empty() {
+        None
+    } else {
+        let id = spec.meshes.iter().position(|m| m.name == g.mesh);
+        Some(id.ok_or_else(|| err(format!("mesh '{}' not found in geom {gi}", g.mesh)))?)
+    };
     if g.condim != 1 && g.condim != 3 && g.condim != 4 && g.condim != 6 {
         return Err(err("invalid condim in geom".into()));
     }
-    if g.gtype == GeomType::Mesh {
+    if is_mesh && mesh.is_none() {
+        return Err(err(format!(
+            "mesh geom '{name}' (id = {gi}) must have valid meshid"
+        )));
+    }
+    if let Some(p) = g.plugin.map(|k| &spec.plugins[k]) {
+        if !spec.extensions.contains(&p.plugin) {
+            return Err(err(format!("unrecognized plugin '{}'", p.plugin)));
+        }
+        if p.plugin != crate::engine::sdf::TORUS_PLUGIN {
+            return Err(err(format!(
+                "plugin '{}' does not support sign distance fields",
+                p.plugin
+            )));
+        }
+    }
+    if g.gtype == GeomType::Sdf && g.plugin.is_none() {
         return Err(Error::unsupported(
-            "mesh geoms are not supported by flexlab yet (flexcomp type=\"mesh\" is)",
+            "sdf geoms without a plugin (octree SDF of a mesh) are not supported by flexlab yet",
         )
         .at_element("geom")
         .at_line(g.line));
@@ -338,8 +375,11 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
     }
     let mut pos = g.pos;
     let mut size = g.size;
-    let quat;
+    let mut quat;
     if let Some(ft) = g.fromto {
+        if mesh.is_some() {
+            return Err(err("fromto cannot be used with mesh geom".into()));
+        }
         if !matches!(
             g.gtype,
             GeomType::Capsule | GeomType::Cylinder | GeomType::Ellipsoid | GeomType::Box
@@ -373,6 +413,70 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
             ))
         })?;
     }
+    let mut mesh = mesh;
+    let mut center = [0.0; 3];
+    if let Some(mi) = mesh {
+        let cm = &meshes[mi];
+        if !is_mesh {
+            // a primitive fitted to the mesh's equivalent inertia box, or with compiler
+            // fitaabb to its bounding box (MuJoCo's FitGeom); the geom then keeps no
+            // reference to the mesh
+            let mname = &spec.meshes[mi].name;
+            if !spec.compiler.fitaabb {
+                let b = &cm.boxsz;
+                size = match g.gtype {
+                    GeomType::Sphere => [(b[0] + b[1] + b[2]) / 3.0, size[1], size[2]],
+                    GeomType::Capsule => {
+                        let r = (b[0] + b[1]) / 2.0;
+                        [r, 0f64.max(b[2] - r / 2.0), size[2]]
+                    }
+                    GeomType::Cylinder => [(b[0] + b[1]) / 2.0, b[2], size[2]],
+                    GeomType::Ellipsoid | GeomType::Box => *b,
+                    _ => return Err(err(format!("invalid geom type in fitting mesh {mname}"))),
+                };
+            } else {
+                let a = &cm.aamm;
+                center = [
+                    (a[0] + a[3]) / 2.0,
+                    (a[1] + a[4]) / 2.0,
+                    (a[2] + a[5]) / 2.0,
+                ];
+                let h = [a[3] - center[0], a[4] - center[1], a[5] - center[2]];
+                size = match g.gtype {
+                    GeomType::Sphere => [h[0].max(h[1]).max(h[2]), size[1], size[2]],
+                    GeomType::Capsule => {
+                        let r = h[0].max(h[1]);
+                        [r, h[2] - r, size[2]]
+                    }
+                    GeomType::Cylinder => [h[0].max(h[1]), h[2], size[2]],
+                    GeomType::Ellipsoid | GeomType::Box => h,
+                    _ => return Err(err(format!("invalid fittype in mesh {mname}"))),
+                };
+            }
+            for x in &mut size {
+                *x *= g.fitscale;
+            }
+            mesh = None;
+        } else if g.shellinertia {
+            return Err(err(
+                "for mesh geoms, inertia should be specified in the mesh asset".into(),
+            ));
+        }
+        // the geom frame absorbs the mesh's inertial frame, offset by a fitted box's centre
+        // (mjuu_frameaccum)
+        let meshpos = math::add3(&math::rot_vec_quat(&center, &cm.quat), &cm.pos);
+        let r = math::rot_vec_quat(&meshpos, &quat);
+        pos = math::add3(&pos, &r);
+        quat = orient::mulquat(&quat, &cm.quat);
+        if is_mesh {
+            let a = &cm.aamm;
+            size = [
+                a[0].abs().max(a[3].abs()),
+                a[1].abs().max(a[4].abs()),
+                a[2].abs().max(a[5].abs()),
+            ];
+        }
+    }
     if g.gtype == GeomType::Plane {
         if size[2] <= 0.0 {
             return Err(err("plane size(3) must be positive".into()));
@@ -403,6 +507,7 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
             math::MAXVAL,
             0.0,
         ],
+        GeomType::Mesh | GeomType::Sdf => mesh.map_or([0.0; 6], |mi| meshes[mi].aamm),
         _ => [-size[0], -size[1], -size[2], size[0], size[1], size[2]],
     };
     let aabb = [
@@ -418,7 +523,9 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
         GeomType::Capsule => size[0] + size[1],
         GeomType::Cylinder => (size[0] * size[0] + size[1] * size[1]).sqrt(),
         GeomType::Ellipsoid => size[0].max(size[1]).max(size[2]),
-        GeomType::Box => (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt(),
+        GeomType::Box | GeomType::Mesh | GeomType::Sdf => {
+            (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt()
+        }
         _ => 0.0,
     };
     // mass and inertia (only geoms that contribute to the body's inertia)
@@ -430,7 +537,20 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
         && g.group >= spec.compiler.inertiagrouprange[0]
         && g.group <= spec.compiler.inertiagrouprange[1];
     if infer {
-        let vol = geom_volume(g.gtype, &size, g.shellinertia);
+        let cm = mesh.map(|mi| &meshes[mi]);
+        let vol = cm.map_or_else(|| geom_volume(g.gtype, &size, g.shellinertia), |c| c.volume);
+        // a mesh's inertia is that of its equivalent box
+        let geom_inertia = |t: GeomType, s: &[f64; 3], mass: f64, shell: bool| match cm {
+            Some(c) => {
+                let b = &c.boxsz;
+                [
+                    mass * (b[1] * b[1] + b[2] * b[2]) / 3.0,
+                    mass * (b[0] * b[0] + b[2] * b[2]) / 3.0,
+                    mass * (b[0] * b[0] + b[1] * b[1]) / 3.0,
+                ]
+            }
+            None => geom_inertia(t, s, mass, shell),
+        };
         if g.mass >= 0.0 {
             if g.mass == 0.0 {
                 mass = 0.0;
@@ -456,6 +576,7 @@ fn compile_geom(spec: &Spec, gi: usize, body: usize, weld_static: bool) -> Resul
         inertia,
         aabb,
         rbound,
+        mesh,
     })
 }
 
@@ -529,6 +650,7 @@ fn build(spec: &Spec) -> Result<Model> {
     }
 
     check_body_plugins(spec, &order)?;
+    let meshes = compile_meshes(spec)?;
     let mut bodies: Vec<CBody> = Vec::with_capacity(nbody);
     let mut geoms: Vec<CGeom> = Vec::new();
     for (i, &sb) in order.iter().enumerate() {
@@ -568,7 +690,7 @@ fn build(spec: &Spec) -> Result<Model> {
         let weld_static = weldid == 0 || spec.bodies[order[weldid]].mocap;
         let mut gids = Vec::new();
         for &g in &b.geoms {
-            let cg = compile_geom(spec, g, sb, weld_static)?;
+            let cg = compile_geom(spec, &meshes, g, sb, weld_static)?;
             gids.push(geoms.len());
             geoms.push(CGeom { body: i, ..cg });
         }
@@ -1045,7 +1167,8 @@ fn build(spec: &Spec) -> Result<Model> {
         m.geom_conaffinity.push(gs.conaffinity);
         m.geom_condim.push(gs.condim);
         m.geom_bodyid.push(g.body as i32);
-        m.geom_dataid.push(-1);
+        m.geom_dataid.push(g.mesh.map_or(-1, |k| k as i32));
+        m.geom_plugin.push(gs.plugin.map_or(-1, |k| k as i32));
         m.geom_group.push(gs.group);
         m.geom_priority.push(gs.priority);
         m.geom_sameframe.push(0); // set by set_const
@@ -1176,15 +1299,6 @@ fn build(spec: &Spec) -> Result<Model> {
     }
     copy_flexes(&mut m, spec, &compiled, &bodies)?;
     checks::check_flex_bodies(&m)?;
-    if let Some(j) = spec.joints.iter().find(|j| j.frictionloss > 0.0) {
-        let mut e = Error::unsupported("joint frictionloss is not supported by flexlab yet")
-            .at_element("joint");
-        if !j.name.is_empty() {
-            e = e.at_object(&j.name);
-        }
-        return Err(e.at_line(j.line));
-    }
-
     // ---- tendons and actuators
     actuation::compile(&mut m, spec)?;
 
@@ -1276,7 +1390,68 @@ fn build(spec: &Spec) -> Result<Model> {
     m.nexclude = m.exclude_signature.len();
     m.nskin = spec.skins.len();
     m.nplugin = spec.plugins.len();
+    // ---- meshes
+    m.nmesh = meshes.len();
+    for (cm, ms) in meshes.iter().zip(&spec.meshes) {
+        m.mesh_vertadr.push(m.nmeshvert as i32);
+        m.mesh_vertnum.push((cm.vert.len() / 3) as i32);
+        m.mesh_faceadr.push(m.nmeshface as i32);
+        m.mesh_facenum.push((cm.face.len() / 3) as i32);
+        m.mesh_vert.extend(cm.vert.iter().map(|&x| x as f64));
+        m.mesh_face.extend_from_slice(&cm.face);
+        m.mesh_pos.extend_from_slice(&cm.pos);
+        m.mesh_quat.extend_from_slice(&cm.quat);
+        m.mesh_plugin.push(cm.plugin.map_or(-1, |k| k as i32));
+        m.mesh_graphadr.push(if cm.graph_size > 0 {
+            m.nmeshgraph as i32
+        } else {
+            -1
+        });
+        m.nmeshgraph += cm.graph_size;
+        m.nmeshvert += cm.vert.len() / 3;
+        m.nmeshface += cm.face.len() / 3;
+        m.names_mesh.push(ms.name.clone());
+    }
     Ok(m)
+}
+
+/// Compiles every mesh asset (used or not, as MuJoCo does); a mesh used by a colliding mesh
+/// or sdf geom gets the convex-hull input checks.
+fn compile_meshes(spec: &Spec) -> Result<Vec<meshasset::CMesh>> {
+    // geoms resolve their mesh names before any mesh is compiled, as in MuJoCo
+    for (gi, g) in spec.geoms.iter().enumerate() {
+        if !g.mesh.is_empty() && !spec.meshes.iter().any(|m| m.name == g.mesh) {
+            return Err(cerr_obj(
+                format!("mesh '{}' not found in geom {gi}", g.mesh),
+                "geom",
+                &g.name,
+                g.line,
+            ));
+        }
+    }
+    let mut needhull = vec![false; spec.meshes.len()];
+    for g in &spec.geoms {
+        if matches!(g.gtype, GeomType::Mesh | GeomType::Sdf)
+            && (g.contype != 0 || g.conaffinity != 0)
+        {
+            if let Some(k) = spec.meshes.iter().position(|m| m.name == g.mesh) {
+                needhull[k] = true;
+            }
+        }
+    }
+    for (i, ms) in spec.meshes.iter().enumerate() {
+        if !ms.name.is_empty() && spec.meshes[..i].iter().any(|o| o.name == ms.name) {
+            return Err(cerr_obj(
+                format!("repeated name '{}' in mesh", ms.name),
+                "mesh",
+                &ms.name,
+                ms.line,
+            ));
+        }
+    }
+    (0..spec.meshes.len())
+        .map(|i| meshasset::compile_mesh(spec, i, needhull[i]))
+        .collect()
 }
 
 fn ancestor_lastdof(bodies: &[CBody], lastdof: &[i32], bi: usize) -> i32 {

@@ -69,17 +69,21 @@ fn quat_at(v: &[f64], adr: usize) -> Quat {
 }
 
 /// Builds every cable instance of the model (the plugin's `init`), with `configs[k]` the
-/// config of instance k. Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
+/// config of instance k (`None` for instances of other plugins). Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
 /// number.
-pub fn init(m: &Model, configs: &[&[(String, String)]]) -> Result<Vec<Cable>> {
+pub fn init(m: &Model, configs: &[Option<&[(String, String)]>]) -> Result<Vec<Cable>> {
     let mut cables = Vec::new();
-    if configs.is_empty() {
+    if configs.iter().all(Option::is_none) {
         return Ok(cables);
     }
     let mut d = Data::new(m);
     d.a.qpos.copy_from_slice(&m.qpos0);
     kinematics::kinematics(m, &mut d);
     for (instance, config) in configs.iter().enumerate() {
+        // instances of other plugins (the SDF shapes) have no cable state
+        let Some(config) = config else {
+            continue;
+        };
         let get = |key: &str| {
             config
                 .iter()

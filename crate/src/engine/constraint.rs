@@ -13,7 +13,9 @@ use crate::model::{disable, Cone, Integrator, Model};
 pub mod kind {
     pub const EQUALITY: i32 = 0;
     pub const FRICTION_DOF: i32 = 1;
+    pub const FRICTION_TENDON: i32 = 2;
     pub const LIMIT_JOINT: i32 = 3;
+    pub const LIMIT_TENDON: i32 = 4;
     pub const CONTACT_FRICTIONLESS: i32 = 5;
     pub const CONTACT_PYRAMIDAL: i32 = 6;
     pub const CONTACT_ELLIPTIC: i32 = 7;
@@ -56,6 +58,9 @@ pub struct RowScratch {
     rows: Vec<f64>,
     wbody: Vec<(usize, f64)>,
     wvert: Vec<(usize, f64)>,
+    /// One tendon's Jacobian row (values, dofs), scaled for the row being added.
+    tvals: Vec<f64>,
+    tcols: Vec<usize>,
 }
 
 impl RowScratch {
@@ -68,6 +73,8 @@ impl RowScratch {
             rows: vec![0.0; 6 * nv.max(1)],
             wbody: Vec::with_capacity(64),
             wvert: Vec::with_capacity(8),
+            tvals: Vec::with_capacity(nv),
+            tcols: Vec::with_capacity(nv),
         }
     }
 
@@ -313,6 +320,17 @@ fn mul_quat_axis(q: &Quat, a: &Vec3) -> Quat {
 }
 
 /// Appends `size` rows sharing the sparsity `chain` (values row-major in `vals`).
+/// Tendon `t`'s Jacobian row times `scale` into `rs.tvals`/`rs.tcols` (`ten_J`'s sparsity).
+fn tendon_row(m: &Model, d: &Data, rs: &mut RowScratch, t: usize, scale: f64) {
+    rs.tvals.clear();
+    rs.tcols.clear();
+    let adr = m.ten_J_rowadr[t] as usize;
+    for k in adr..adr + m.ten_J_rownnz[t] as usize {
+        rs.tvals.push(scale * d.a.ten_J[k]);
+        rs.tcols.push(m.ten_J_colind[k] as usize);
+    }
+}
+
 fn add_rows(
     d: &mut Data,
     vals: &[f64],
@@ -356,8 +374,8 @@ fn add_rows(
     d.nefc += size;
     match typ {
         kind::EQUALITY => d.ne += size,
-        kind::FRICTION_DOF => d.nf += size,
-        kind::LIMIT_JOINT => d.nl += size,
+        kind::FRICTION_DOF | kind::FRICTION_TENDON => d.nf += size,
+        kind::LIMIT_JOINT | kind::LIMIT_TENDON => d.nl += size,
         _ => {}
     }
     true
@@ -852,6 +870,23 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
                 break;
             }
         }
+        for t in 0..m.ntendon {
+            if !ok || m.tendon_frictionloss[t] <= 0.0 {
+                continue;
+            }
+            tendon_row(m, d, &mut rs, t, 1.0);
+            ok = add_rows(
+                d,
+                &rs.tvals,
+                &rs.tcols,
+                &[0.0],
+                &[0.0],
+                m.tendon_frictionloss[t],
+                1,
+                kind::FRICTION_TENDON,
+                t,
+            );
+        }
     }
     if ok && !m.opt.disabled(disable::LIMIT) {
         'lim: for j in 0..m.njnt {
@@ -909,6 +944,35 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
                         j,
                     ) {
                         ok = false;
+                    }
+                }
+            }
+        }
+    }
+    if ok && !m.opt.disabled(disable::LIMIT) {
+        'tlim: for t in 0..m.ntendon {
+            if m.tendon_limited[t] == 0 {
+                continue;
+            }
+            let (value, margin) = (d.a.ten_length[t], m.tendon_margin[t]);
+            for side in [-1.0f64, 1.0] {
+                let lim = m.tendon_range[2 * t + if side > 0.0 { 1 } else { 0 }];
+                let dist = side * (lim - value);
+                if dist < margin {
+                    tendon_row(m, d, &mut rs, t, -side);
+                    if !add_rows(
+                        d,
+                        &rs.tvals,
+                        &rs.tcols,
+                        &[dist],
+                        &[margin],
+                        0.0,
+                        1,
+                        kind::LIMIT_TENDON,
+                        t,
+                    ) {
+                        ok = false;
+                        break 'tlim;
                     }
                 }
             }
@@ -1036,6 +1100,9 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                 _ => d.a.efc_diagApprox[i] = 1.0,
             },
             kind::FRICTION_DOF => d.a.efc_diagApprox[i] = m.dof_invweight0[id],
+            kind::FRICTION_TENDON | kind::LIMIT_TENDON => {
+                d.a.efc_diagApprox[i] = m.tendon_invweight0[id]
+            }
             kind::LIMIT_JOINT => {
                 d.a.efc_diagApprox[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize]
             }
@@ -1099,6 +1166,16 @@ fn sol_params(m: &Model, d: &Data, i: usize) -> ([f64; 2], [f64; 2], [f64; 5]) {
             [m.dof_solref[2 * id], m.dof_solref[2 * id + 1]],
             [0.0; 2],
             arr5(&m.dof_solimp[5 * id..]),
+        ),
+        kind::FRICTION_TENDON => (
+            [m.tendon_solref_fri[2 * id], m.tendon_solref_fri[2 * id + 1]],
+            [0.0; 2],
+            arr5(&m.tendon_solimp_fri[5 * id..]),
+        ),
+        kind::LIMIT_TENDON => (
+            [m.tendon_solref_lim[2 * id], m.tendon_solref_lim[2 * id + 1]],
+            [0.0; 2],
+            arr5(&m.tendon_solimp_lim[5 * id..]),
         ),
         _ => {
             let c = &d.contact[id];
@@ -1209,7 +1286,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
             } else {
                 solref
             };
-            let k = if tp == kind::FRICTION_DOF || ell_fric {
+            let k = if tp == kind::FRICTION_DOF || tp == kind::FRICTION_TENDON || ell_fric {
                 0.0
             } else if rf[0] > 0.0 {
                 1.0 / MINVAL.max(solimp[1] * solimp[1] * rf[0] * rf[0] * rf[1] * rf[1])

@@ -20,6 +20,9 @@ pub struct FlexCsr {
     pub row: Vec<usize>,
     /// Column slot of each block.
     pub col: Vec<usize>,
+    /// First dof of each block's column slot (`slot_dof[col[k]]`, one indirection less in the
+    /// product).
+    col_dof: Vec<usize>,
     /// 9 values per block, row-major.
     pub val: Vec<f64>,
     /// Slot of each global vertex, or -1.
@@ -101,6 +104,7 @@ impl FlexCsr {
             c.row.push(c.col.len());
         }
         c.val = vec![0.0; 9 * c.col.len()];
+        c.col_dof = c.col.iter().map(|&t| c.slot_dof[t]).collect();
         let find = |c: &FlexCsr, sa: i32, sb: i32| -> u32 {
             if sa < 0 || sb < 0 {
                 return NONE;
@@ -248,10 +252,11 @@ impl FlexCsr {
                 continue;
             }
             let (mut r0, mut r1, mut r2) = (0.0, 0.0, 0.0);
-            for k in self.row[s]..self.row[s + 1] {
-                let c = self.slot_dof[self.col[k]];
-                let (x0, x1, x2) = (vec[c], vec[c + 1], vec[c + 2]);
-                let v = &self.val[9 * k..9 * k + 9];
+            let (lo, hi) = (self.row[s], self.row[s + 1]);
+            let blocks = self.val[9 * lo..9 * hi].chunks_exact(9);
+            for (&c, v) in self.col_dof[lo..hi].iter().zip(blocks) {
+                let x = &vec[c..c + 3];
+                let (x0, x1, x2) = (x[0], x[1], x[2]);
                 r0 += v[0] * x0 + v[1] * x1 + v[2] * x2;
                 r1 += v[3] * x0 + v[4] * x1 + v[5] * x2;
                 r2 += v[6] * x0 + v[7] * x1 + v[8] * x2;

@@ -22,6 +22,7 @@ pub mod kinematics;
 pub mod metric;
 pub mod passive;
 pub mod rne;
+pub mod sdf;
 pub mod snh;
 pub mod solver;
 pub mod sparse_chol;

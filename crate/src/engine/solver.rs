@@ -22,6 +22,9 @@ use crate::model::{disable, Model, Solver};
 /// Solver buffers, sized once from the model and the row capacity.
 #[derive(Debug, Clone, Default)]
 pub struct SolverScratch {
+    /// Under discrete without flex metric terms: the metric's per-dof diagonal `h·D + h²·K`
+    /// that the island solves add to M (empty otherwise).
+    metric_diag: Vec<f64>,
     a: Vec<f64>,
     ma: Vec<f64>,
     mv: Vec<f64>,
@@ -64,6 +67,8 @@ impl SolverScratch {
         let nv = m.nv;
         let z = |n: usize| vec![0.0; n];
         SolverScratch {
+            // capacity for the metric's diagonal, so filling it never allocates in the step
+            metric_diag: Vec::with_capacity(nv),
             a: z(nv),
             ma: z(nv),
             mv: z(nv),
@@ -878,14 +883,21 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut w = std::mem::take(&mut s.solver);
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
-        // the effective metric couples dofs outside the rows: one solve, as MuJoCo 3.15.0
-        Solver::Cg if s.metric.active => primal(m, d, s, &mut w, false),
-        Solver::Newton if s.metric.active => primal(m, d, s, &mut w, true),
-        Solver::Cg => primal_islands(m, d, &mut w, false),
-        Solver::Newton => primal_islands(m, d, &mut w, true),
+        // flex metric terms couple dofs outside the rows: one solve, as MuJoCo 3.15.0
+        Solver::Cg if metric_couples(s) => primal(m, d, s, &mut w, false),
+        Solver::Newton if metric_couples(s) => primal(m, d, s, &mut w, true),
+        Solver::Cg => primal_islands(m, d, s, &mut w, false),
+        Solver::Newton => primal_islands(m, d, s, &mut w, true),
     }
     s.metric.use_fold = false;
     s.solver = w;
+}
+
+/// Whether the discrete metric has terms that couple dofs across constraint islands (flex
+/// stiffness or passive contact); a metric of joint damping and springs only is diagonal, and
+/// MuJoCo 3.15.0 then solves each island on its own with `M + diag(h·D + h²·K)`.
+fn metric_couples(s: &Scratch) -> bool {
+    s.metric.active && (s.metric.any_flex || !s.metric.con.is_empty())
 }
 
 fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
@@ -1036,6 +1048,17 @@ fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize])
             out[i] += v * x[j];
             out[j] += v * x[i];
         }
+    }
+}
+
+/// `out += diag∘x` on the dofs `dofs` (nothing when `diag` is empty): the discrete metric's
+/// diagonal added to an island's `M·x`.
+fn add_diag_part(diag: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
+    if diag.is_empty() {
+        return;
+    }
+    for &i in dofs {
+        out[i] += diag[i] * x[i];
     }
 }
 
@@ -1204,9 +1227,19 @@ fn row_dim(d: &Data, r: usize) -> usize {
 /// chosen for the whole model, then one solve per constraint island on its own dofs and rows
 /// (`mj_solCG_island`/`mj_solNewton_island`), the dofs outside every island keeping
 /// `qacc_smooth`; with islands disabled, one solve over everything.
-fn primal_islands(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) {
+fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
     let (nv, n) = (m.nv, d.nefc);
     w.f.copy_from_slice(&d.a.qfrc_smooth);
+    // under discrete: M̃ = M + diag(efm_diag) and the smooth force shifted by efm_c
+    w.metric_diag.clear();
+    if s.metric.active {
+        for i in 0..nv {
+            w.f[i] += s.metric.efm_c[i];
+        }
+        if s.metric.has_diag {
+            w.metric_diag.extend_from_slice(&s.metric.efm_diag);
+        }
+    }
     // warm start: qacc_warmstart unless qacc_smooth costs less (`warmstart`)
     w.a.copy_from_slice(&d.a.qacc_smooth);
     if !m.opt.disabled(disable::WARMSTART) {
@@ -1216,6 +1249,9 @@ fn primal_islands(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) 
         }
         let mut cost_warm = constraint::update(d, &w.jar[..n], false);
         mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
+        for (i, e) in w.metric_diag.iter().enumerate() {
+            w.ma[i] += e * d.a.qacc_warmstart[i];
+        }
         for i in 0..nv {
             cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
         }
@@ -1248,8 +1284,8 @@ fn primal_islands(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) 
             w.jar[r] -= d.a.efc_aref[r];
         }
         constraint::update(d, &w.jar[..n], true);
-        // no metric on this path: `prepare` reads only M and the rows
-        w.hess.prepare(m, d, None);
+        // `prepare` reads M, the rows and (under discrete) the metric's diagonal
+        w.hess.prepare(m, d, Some(s));
     }
     let mut niter = 0;
     if islands.nisland == 0 {
@@ -1292,6 +1328,7 @@ fn primal_part(
     let tol = m.opt.tolerance;
     let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
     mul_m_part(m, &d.a.M, &w.a, &mut w.ma, dofs);
+    add_diag_part(&w.metric_diag, &w.a, &mut w.ma, dofs);
     mul_jac_part(d, &mut w.jar, &w.a, rows);
     for &r in rows {
         w.jar[r] -= d.a.efc_aref[r];
@@ -1403,7 +1440,12 @@ fn part_prec(m: &Model, d: &Data, w: &mut SolverScratch, dofs: &[usize]) {
     for &i in dofs {
         w.mgrad[i] = w.grad[i];
     }
-    solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
+    if w.metric_diag.is_empty() {
+        solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
+    } else {
+        // the backbone M + diag(efm_diag), factored in M's sparsity by the velocity stage
+        solve_ld_part(m, &d.a.qH, &d.a.qHDiagInv, &mut w.mgrad, dofs);
+    }
 }
 
 /// Line-search point: step, cost change from the start, slope and curvature.
@@ -1433,6 +1475,7 @@ fn primal_search(
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
     let maxiter = m.opt.ls_iterations as usize;
     mul_m_part(m, &d.a.M, &w.search, &mut w.mv, dofs);
+    add_diag_part(&w.metric_diag, &w.search, &mut w.mv, dofs);
     mul_jac_part(d, &mut w.jv, &w.search, rows);
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);

@@ -48,7 +48,7 @@ pub struct Measurement {
     pub runs: Vec<RunResult>,
 }
 
-/// Compiles a prepared scene; `file` names it in messages.
+/// Compiles a prepared scene and checks the engine can step it; `file` names it in messages.
 pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
     let src = MemSource {
         files: p
@@ -61,7 +61,9 @@ pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
     for (flex, v) in &p.elastic3d {
         spec.set_elastic3d(flex, *v)?;
     }
-    crate::compile::compile(&spec)
+    let m = crate::compile::compile(&spec)?;
+    crate::engine::collision::check_supported(&m)?;
+    Ok(m)
 }
 
 /// The first line of an error as MuJoCo prints it (prefix and message, no location block).

@@ -7,7 +7,7 @@ use crate::error::{ErrorKind, Result};
 use crate::spec::*;
 
 /// Plugins flexlab implements.
-const SUPPORTED_PLUGINS: [&str; 1] = [CABLE_PLUGIN];
+const SUPPORTED_PLUGINS: [&str; 2] = [CABLE_PLUGIN, crate::engine::sdf::TORUS_PLUGIN];
 
 fn unsupported(e: &Element, what: &str) -> crate::Error {
     let mut err = e.error(format!("{what} is not supported by flexlab yet"));
@@ -160,9 +160,20 @@ pub fn read_composite(e: &Element, spec: &mut Spec) -> Result<CompositeSpec> {
     Ok(c)
 }
 
-/// The composite's `<plugin>`: its instance id (a new implicit one unless `instance=` names
-/// an explicit one) and the plugin name it asked for.
+/// The composite's `<plugin>`: its instance id (a new implicit one, named
+/// `composite<prefix>`, unless `instance=` names an explicit one) and the plugin name.
 fn composite_plugin(p: &Element, spec: &mut Spec, prefix: &str) -> Result<(usize, String)> {
+    let (id, name) = element_plugin(p, spec)?;
+    if p.string("instance").is_none() {
+        spec.plugins[id].name = format!("composite{prefix}");
+    }
+    Ok((id, name))
+}
+
+/// A `<plugin plugin= instance=>` child of a body, composite, mesh or geom (MuJoCo's
+/// `OnePlugin`): the instance id (a new implicit, unnamed one with the element's config
+/// unless `instance=` names an explicit one) and the plugin name it asked for.
+pub fn element_plugin(p: &Element, spec: &mut Spec) -> Result<(usize, String)> {
     p.check_attrs(&["plugin", "instance"])?;
     let name = p.string("plugin").unwrap_or_default();
     let config = read_config(p)?;
@@ -176,7 +187,7 @@ fn composite_plugin(p: &Element, spec: &mut Spec, prefix: &str) -> Result<(usize
     }
     spec.plugins.push(PluginSpec {
         plugin: name.clone(),
-        name: format!("composite{prefix}"),
+        name: String::new(),
         config,
         line: p.line,
     });

@@ -19,6 +19,7 @@ struct DefaultClass {
     tendon: TendonSpec,
     actuator: ActuatorSpec,
     mesh_scale: [f64; 3],
+    mesh_inertia: MeshInertia,
 }
 
 pub struct Reader<'a> {
@@ -39,13 +40,8 @@ fn unsupported(e: &Element, what: &str) -> crate::Error {
     err
 }
 
-/// A composite error: flexlab's own "not supported" or MuJoCo's XML error, at the element.
+/// A composite error: MuJoCo's XML error, at the element.
 fn composite_error(e: &Element, msg: String) -> crate::Error {
-    if msg == crate::compile::composite::UNSUPPORTED_BOX {
-        let mut err = e.error(msg);
-        err.kind = ErrorKind::Unsupported;
-        return err;
-    }
     e.error(msg)
 }
 
@@ -60,6 +56,7 @@ impl<'a> Reader<'a> {
             tendon: TendonSpec::default(),
             actuator: ActuatorSpec::default(),
             mesh_scale: [1.0; 3],
+            mesh_inertia: MeshInertia::Legacy,
         };
         Reader {
             src,
@@ -289,7 +286,7 @@ impl<'a> Reader<'a> {
         if c.fusestatic {
             return Err(unsupported(e, "compiler fusestatic"));
         }
-        e.reject_unsupported(&["fitaabb"])?;
+        e.read_bool("fitaabb", &mut c.fitaabb)?;
         Ok(())
     }
 
@@ -463,6 +460,9 @@ impl<'a> Reader<'a> {
                 }
                 "mesh" => {
                     c.read_f64s("scale", 3, &mut self.classes[idx].mesh_scale)?;
+                    if let Some(i) = mesh_inertia(c)? {
+                        self.classes[idx].mesh_inertia = i;
+                    }
                 }
                 // drawing-only or not-yet-used classes are accepted; using the objects
                 // themselves is what reports "not supported"
@@ -560,7 +560,9 @@ impl<'a> Reader<'a> {
             "params",
             "material",
         ])?;
-        e.reject_unsupported(&["builtin", "params", "refpos", "refquat"])?;
+        // refquat: flexlab's principal axes of a rotated mesh differed from MuJoCo's by 1e-7 rad
+        // (the Jacobi solver's stopping rule amplifies rounding), beyond the 1e-9 checks
+        e.reject_unsupported(&["builtin", "params", "refquat"])?;
         let class = self.class_of(e, 0)?;
         let mut m = MeshSpec {
             name: e.string("name").unwrap_or_default(),
@@ -569,6 +571,22 @@ impl<'a> Reader<'a> {
         };
         m.scale = self.classes[class].mesh_scale;
         e.read_f64s("scale", 3, &mut m.scale)?;
+        m.inertia = mesh_inertia(e)?.unwrap_or(self.classes[class].mesh_inertia);
+        e.read_f64s("refpos", 3, &mut m.refpos)?;
+        m.maxhullvert = -1;
+        e.read_int("maxhullvert", &mut m.maxhullvert)?;
+        if m.maxhullvert != -1 && m.maxhullvert < 4 {
+            return Err(e.error("maxhullvert must be larger than 3"));
+        }
+        for c in &e.children {
+            if c.name != "plugin" {
+                return Err(c.error(format!(
+                    "Schema violation: unrecognized element '{}'",
+                    c.name
+                )));
+            }
+            m.plugin = Some(super::composite::element_plugin(c, &mut self.spec)?.0);
+        }
         if let Some(file) = e.attr("file") {
             if m.name.is_empty() {
                 m.name = std::path::Path::new(file)
@@ -578,18 +596,18 @@ impl<'a> Reader<'a> {
             }
             m.file = file.to_string();
             let path = join_dir(&self.spec.compiler.meshdir, file);
+            // MuJoCo opens mesh files when compiling: its message has no XML location
             let bytes = self.src.read(&path).ok_or_else(|| {
-                e.attr_error(
-                    "file",
-                    format!("resource not found via provider or OS filesystem: '{path}'"),
-                )
+                crate::Error::compile(format!("Error opening file '{path}'"))
+                    .at_element("mesh")
+                    .at_line(e.line)
             })?;
             let lower = file.to_ascii_lowercase();
             if !lower.ends_with(".obj") {
                 return Err(unsupported(e, "mesh files other than OBJ"));
             }
             let (v, f, t) =
-                crate::compile::mesh::load_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
+                crate::compile::mesh::parse_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
             m.vert = v;
             m.face = f;
             m.texcoord = t;
@@ -848,6 +866,15 @@ impl<'a> Reader<'a> {
                     let mut g = self.classes[cl].geom.clone();
                     read_geom(c, &mut g, false)?;
                     g.line = c.line;
+                    for p in &c.children {
+                        if p.name != "plugin" {
+                            return Err(p.error(format!(
+                                "Schema violation: unrecognized element '{}'",
+                                p.name
+                            )));
+                        }
+                        g.plugin = Some(super::composite::element_plugin(p, &mut self.spec)?.0);
+                    }
                     self.suffix_name(&mut g.name);
                     self.spec.add_geom(body, g);
                 }
@@ -1430,7 +1457,7 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
             ("sdf", GeomType::Sdf),
         ],
     )? {
-        if matches!(t, GeomType::Hfield | GeomType::Sdf) {
+        if t == GeomType::Hfield {
             return Err(unsupported(
                 e,
                 &format!("geom type '{}'", e.attr("type").unwrap_or("")),
@@ -1474,8 +1501,22 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
     if let Some(m) = e.string("mesh") {
         g.mesh = m;
     }
+    e.read_f64("fitscale", &mut g.fitscale)?;
     e.f32s("rgba", &mut g.rgba)?;
     Ok(())
+}
+
+/// The `inertia` keyword of a mesh asset or mesh default.
+fn mesh_inertia(e: &Element) -> Result<Option<MeshInertia>> {
+    e.keyword(
+        "inertia",
+        &[
+            ("convex", MeshInertia::Convex),
+            ("exact", MeshInertia::Exact),
+            ("legacy", MeshInertia::Legacy),
+            ("shell", MeshInertia::Shell),
+        ],
+    )
 }
 
 fn read_site(e: &Element, s: &mut SiteSpec, in_default: bool) -> Result<()> {

@@ -139,7 +139,8 @@ function topology(s: FlexScene): Topology {
       body: gbody[g],
     };
     const id = gdata[g];
-    if (gtype[g] === 7 && id >= 0 && id < nmesh) {
+    // mesh geoms (7) and SDF geoms (8) are drawn with their mesh (an SDF's is its marching-cubes surface)
+    if ((gtype[g] === 7 || gtype[g] === 8) && id >= 0 && id < nmesh) {
       const va = mvadr[id], vn = mvnum[id], fa = mfadr[id], fn = mfnum[id];
       geom.mesh = { vert: Array.from(mvert.subarray(3 * va, 3 * (va + vn))), face: Array.from(mface.subarray(3 * fa, 3 * (fa + fn))) };
     }

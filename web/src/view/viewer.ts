@@ -368,6 +368,7 @@ export class Viewer {
         geo = new THREE.BoxGeometry(2 * size[0], 2 * size[1], 2 * size[2]);
         break;
       case 7:
+      case 8:
         if (meshData && meshData.face.length) {
           geo = new THREE.BufferGeometry();
           geo.setAttribute('position', new THREE.BufferAttribute(Float32Array.from(meshData.vert), 3));
