@@ -149,6 +149,7 @@ reference_cases!(
     ex_gripper,
     ex_strain,
     convex_ellipsoids,
+    segments_on_box,
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,

@@ -152,12 +152,19 @@ pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f
         }
         cs.pre.clear();
         let rt = m.flex_radius[f];
-        if dim == 1 && (t == geom::SPHERE || t == geom::CAPSULE) {
+        if dim == 1 && (t == geom::SPHERE || t == geom::CAPSULE || t == geom::BOX) {
             let (cp, cm, csz) = elem_capsule(m, d, f, e);
             if t == geom::SPHERE {
                 sphere_capsule(&mut cs.pre, mg, &gp, &gm, gs[0], &cp, &cm, &csz);
-            } else {
+            } else if t == geom::CAPSULE {
                 capsule_capsule(&mut cs.pre, mg, &gp, &gm, &gs, &cp, &cm, &csz);
+            } else {
+                // MuJoCo's mjraw_CapsuleBox with the element's capsule first, its normals
+                // reversed since the box is the contact's first object
+                super::capsule_box::capsule_box(&mut cs.pre, mg, &cp, &cm, &csz, &gp, &gm, &gs);
+                for pc in cs.pre.iter_mut() {
+                    pc.normal = scl3(&pc.normal, -1.0);
+                }
             }
         } else if dim == 2 && t == geom::SPHERE {
             let (a, b, c) = (

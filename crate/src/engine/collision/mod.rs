@@ -3,7 +3,7 @@
 //! `Data::contact` with MuJoCo's contact parameters, frames and per-pair contact limit.
 
 mod box_box;
-mod capsule_box;
+pub(crate) mod capsule_box;
 pub mod convex;
 mod flex;
 pub mod primitive;
