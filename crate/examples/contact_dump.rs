@@ -1,6 +1,7 @@
 //! Prints the contact list after `STEPS` steps, one line per contact in the format of
 //! `scripts/oracle/contacts.py` (MuJoCo 3.15.0's list), so the two can be diffed:
-//! `contact_dump MODEL.xml STEPS`.
+//! `contact_dump MODEL.xml STEPS [STATE]`; with STATE (qpos then qvel, one number a line, as
+//! `contacts.py MODEL.xml STEPS STATE` writes MuJoCo's), the state is loaded after the steps.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let m = match flexlab::load_file(std::path::Path::new(&a[1])) {
@@ -15,16 +16,25 @@ fn main() {
     for _ in 0..steps {
         flexlab::engine::forward::step(&m, &mut d);
     }
+    if let Some(path) = a.get(3) {
+        let text = std::fs::read_to_string(path).expect("state file");
+        let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        assert_eq!(x.len(), m.nq + m.nv, "state file holds qpos and qvel");
+        d.a.qpos.copy_from_slice(&x[..m.nq]);
+        d.a.qvel.copy_from_slice(&x[m.nq..]);
+    }
     flexlab::engine::forward::forward(&m, &mut d);
+    // DIGITS=17 in the environment (for both tools) prints every bit
+    let p: usize = std::env::var("DIGITS").map_or(12, |s| s.parse().unwrap());
     for c in &d.contact[..d.ncon] {
         let f = |v: &[f64]| {
             v.iter()
-                .map(|x| format!("{x:.12e}"))
+                .map(|x| format!("{x:.p$e}"))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
         println!(
-            "geom {} {} flex {} {} elem {} {} vert {} {} dist {:.12e} pos {} normal {}",
+            "geom {} {} flex {} {} elem {} {} vert {} {} dist {:.p$e} pos {} normal {}",
             c.geom[0],
             c.geom[1],
             c.flex[0],

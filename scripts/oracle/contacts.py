@@ -1,6 +1,9 @@
 """MuJoCo 3.15.0's contact list after STEPS steps, one line per contact, in the format of
 flexlab's `cargo run --release --example contact_dump -- MODEL.xml STEPS`, for diffing:
-  .venv/bin/python scripts/oracle/contacts.py MODEL.xml STEPS"""
+  .venv/bin/python scripts/oracle/contacts.py MODEL.xml STEPS [STATE]
+With STATE, also writes MuJoCo's qpos and qvel there (one number a line, qpos first), which
+`contact_dump MODEL.xml 0 STATE` loads, so the two collide the very same configuration."""
+import os
 import re
 import sys
 
@@ -13,11 +16,17 @@ if m.nkey > 0:
 for _ in range(int(sys.argv[2]) if len(sys.argv) > 2 else 0):
     mujoco.mj_step(m, d)
 mujoco.mj_forward(m, d)
+if len(sys.argv) > 3:
+    with open(sys.argv[3], "w") as out:
+        out.writelines(f"{float(x)!r}\n" for x in list(d.qpos) + list(d.qvel))
+
+
+DIGITS = int(os.environ.get("DIGITS", "12"))
 
 
 def e(x):
-    """Rust's `{:.12e}`: no '+' and no leading zeros in the exponent."""
-    m, x = f"{x:.12e}".split("e")
+    """Rust's `{:.12e}` (DIGITS digits): no '+' and no leading zeros in the exponent."""
+    m, x = f"{x:.{DIGITS}e}".split("e")
     return f"{m}e{int(x)}"
 
 

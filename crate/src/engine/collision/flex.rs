@@ -33,8 +33,13 @@ fn elem_shape(m: &Model, d: &Data, f: usize, e: usize) -> Shape<'static> {
     for (k, &v) in ev.iter().enumerate() {
         p[k] = vpos(m, d, f, v);
     }
+    let b = elem_aabb(d, m, f, e);
     Shape {
-        core: Core::Points { p, n: ev.len() },
+        core: Core::Points {
+            p,
+            n: ev.len(),
+            c: [b[0], b[1], b[2]],
+        },
         radius: m.flex_radius[f],
     }
 }
@@ -147,12 +152,19 @@ pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f
         }
         cs.pre.clear();
         let rt = m.flex_radius[f];
-        if dim == 1 && (t == geom::SPHERE || t == geom::CAPSULE) {
+        if dim == 1 && (t == geom::SPHERE || t == geom::CAPSULE || t == geom::BOX) {
             let (cp, cm, csz) = elem_capsule(m, d, f, e);
             if t == geom::SPHERE {
                 sphere_capsule(&mut cs.pre, mg, &gp, &gm, gs[0], &cp, &cm, &csz);
-            } else {
+            } else if t == geom::CAPSULE {
                 capsule_capsule(&mut cs.pre, mg, &gp, &gm, &gs, &cp, &cm, &csz);
+            } else {
+                // MuJoCo's mjraw_CapsuleBox with the element's capsule first, its normals
+                // reversed since the box is the contact's first object
+                super::capsule_box::capsule_box(&mut cs.pre, mg, &cp, &cm, &csz, &gp, &gm, &gs);
+                for pc in cs.pre.iter_mut() {
+                    pc.normal = scl3(&pc.normal, -1.0);
+                }
             }
         } else if dim == 2 && t == geom::SPHERE {
             let (a, b, c) = (
@@ -237,7 +249,7 @@ fn elem_elem(
     } else {
         let a = elem_shape(m, d, f1, e1);
         let b = elem_shape(m, d, f2, e2);
-        if separated_along_centres(&a, &b, mg) {
+        if separated_along_centres(&a, &b, mg + m.opt.ccd_tolerance) {
             return true;
         }
         convex::collide(
@@ -270,11 +282,14 @@ fn elem_elem(
 }
 
 /// Whether two element shapes are farther apart than their radii plus `mg` along the line
-/// through their vertex centroids: then the true distance exceeds that too, and GJK (whose
-/// distance is never below the true one) reports no contact, so the pair can skip it. The
-/// relative slack of 1e-9 keeps rounding in these projections from rejecting a borderline pair.
+/// through their vertex centroids: then the true distance exceeds that too. The caller adds
+/// the CCD tolerance to the margin plus gap, so the shapes inflated by the margin are more
+/// than the tolerance apart, where GJK's iterate (never shorter than the true distance) can
+/// neither stop as touching nor start EPA, and the pair has no contact. The relative slack of
+/// 1e-9 keeps rounding in these projections from rejecting a borderline pair.
 fn separated_along_centres(a: &Shape, b: &Shape, mg: f64) -> bool {
-    let (Core::Points { p: pa, n: na }, Core::Points { p: pb, n: nb }) = (&a.core, &b.core) else {
+    let (Core::Points { p: pa, n: na, .. }, Core::Points { p: pb, n: nb, .. }) = (&a.core, &b.core)
+    else {
         return false;
     };
     let centroid = |p: &[Vec3; 4], n: usize| {

@@ -3,7 +3,7 @@
 //! `Data::contact` with MuJoCo's contact parameters, frames and per-pair contact limit.
 
 mod box_box;
-mod capsule_box;
+pub(crate) mod capsule_box;
 pub mod convex;
 mod flex;
 pub mod primitive;
@@ -150,7 +150,7 @@ impl CollisionScratch {
         let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
             pre: Vec::with_capacity(maxv.max(64)),
-            epa: EpaScratch::default(),
+            epa: EpaScratch::new(m.opt.ccd_iterations.max(1) as usize),
             vert: Vec::with_capacity(maxv.max(64)),
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
@@ -463,7 +463,48 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
             if a0 < 0 {
                 continue;
             }
-            for g in a0 as usize..(a0 + an) as usize {
+            let geoms = a0 as usize..(a0 + an) as usize;
+            if !m.opt.disabled(disable::MIDPHASE) && an > 0 {
+                // MuJoCo's midphase (`mj_collideTree`): a dof-less body's planes collide with
+                // the vertices first, then every other geom with the flex's elements; the
+                // body–flex pair's contacts are filtered together and sorted by object ids
+                let before = d.ncon;
+                let weld = m.body_weldid[bf1] as usize;
+                if m.body_dofnum[weld] == 0 {
+                    for g in geoms.clone() {
+                        if m.geom_type[g] == geom::PLANE {
+                            flex::plane_flex(m, d, &mut s.collision, g, f);
+                        }
+                    }
+                }
+                // an SDF geom collides with the whole flex through its own walk
+                // (`mj_collideSdfFlex`), before the tree's other geoms
+                for g in geoms.clone() {
+                    if m.geom_type[g] == geom::SDF {
+                        if let Some(t) = geom_torus(m, g) {
+                            sdf::sdf_flex(m, d, &mut s.collision, g, f, t);
+                        }
+                    }
+                }
+                for g in geoms {
+                    if m.geom_type[g] == geom::PLANE
+                        || m.geom_type[g] == geom::SDF
+                        || bitmask_reject(
+                            m.geom_contype[g],
+                            m.geom_conaffinity[g],
+                            m.flex_contype[f],
+                            m.flex_conaffinity[f],
+                        )
+                    {
+                        continue;
+                    }
+                    flex::geom_flex(m, d, &mut s.collision, g, f);
+                }
+                filter_flex_contacts(d, &mut s.collision, before);
+                sort_contacts(d, before);
+                continue;
+            }
+            for g in geoms {
                 if bitmask_reject(
                     m.geom_contype[g],
                     m.geom_conaffinity[g],
@@ -489,6 +530,9 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
             let before = d.ncon;
             flex::flex_flex(m, d, &mut s.collision, f1, f2);
             filter_flex_contacts(d, &mut s.collision, before);
+            if !m.opt.disabled(disable::MIDPHASE) {
+                sort_contacts(d, before);
+            }
         }
     }
     s.collision.bf_pairs = pairs;
@@ -502,6 +546,36 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
         let before = d.ncon;
         flex::self_collide(m, d, &mut s.collision, f);
         filter_flex_contacts(d, &mut s.collision, before);
+    }
+}
+
+/// Sorts the contacts added since `before` by their two object ids (geom, else element, else
+/// vertex), stably, as MuJoCo's `contactSort` does after a midphase body–flex or flex–flex pair.
+fn sort_contacts(d: &mut Data, before: usize) {
+    let id = |g: i32, e: i32, v: i32| {
+        if g >= 0 {
+            g
+        } else if e >= 0 {
+            e
+        } else {
+            v
+        }
+    };
+    let key = |c: &crate::data::Contact| {
+        (
+            id(c.geom[0], c.elem[0], c.vert[0]),
+            id(c.geom[1], c.elem[1], c.vert[1]),
+        )
+    };
+    // insertion sort: stable, and the list holds at most `MAX_CON_PAIR` contacts here, so no
+    // merge buffer is needed
+    let con = &mut d.contact[before..d.ncon];
+    for i in 1..con.len() {
+        let mut j = i;
+        while j > 0 && key(&con[j - 1]) > key(&con[j]) {
+            con.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -548,16 +622,16 @@ fn filter_flex_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) 
                 next = i as i64;
             }
         }
-        if nsel < MAX_CON_PAIR - 1 {
-            con.swap(nsel, b);
-            selected.swap(nsel, b);
-            min_dist.swap(nsel, b);
-            if next == nsel as i64 {
-                next = b as i64;
-            }
-        }
         nsel += 1;
         best = next;
+    }
+    // the selected contacts keep their order
+    let mut k = 0;
+    for i in 0..n {
+        if selected[i] {
+            con.swap(k, i);
+            k += 1;
+        }
     }
     d.ncon = before + nsel;
 }
@@ -578,19 +652,13 @@ pub(crate) fn geom_shape<'a>(m: &'a Model, d: &Data, g: usize) -> Shape<'a> {
     ];
     match m.geom_type[g] {
         geom::SPHERE => Shape {
-            core: Core::Points { p: [c; 4], n: 1 },
+            core: Core::Sphere { c, mat },
             radius: size[0],
         },
-        geom::CAPSULE => {
-            let ax = [mat[2] * size[1], mat[5] * size[1], mat[8] * size[1]];
-            Shape {
-                core: Core::Points {
-                    p: [add3(&c, &ax), sub3(&c, &ax), c, c],
-                    n: 2,
-                },
-                radius: size[0],
-            }
-        }
+        geom::CAPSULE => Shape {
+            core: Core::Capsule { c, mat, h: size[1] },
+            radius: size[0],
+        },
         geom::ELLIPSOID => Shape {
             core: Core::Ellipsoid { c, mat, size },
             radius: 0.0,
