@@ -440,6 +440,25 @@ fn s3d(lambda: &mut [f64; 4], s1: &Vec3, s2: &Vec3, s3: &Vec3, s4: &Vec3) {
     }
 }
 
+/// The triangle's signed area minor of largest magnitude among its projections on the yz, xz
+/// and xy planes, and the two kept axes (as `S2D` chooses the projection).
+fn largest_projection(v1: &Vec3, v2: &Vec3, v3: &Vec3) -> (f64, usize, usize) {
+    let m14 = v2[1] * v3[2] - v2[2] * v3[1] - v1[1] * v3[2] + v1[2] * v3[1] + v1[1] * v2[2]
+        - v1[2] * v2[1];
+    let m24 = v2[0] * v3[2] - v2[2] * v3[0] - v1[0] * v3[2] + v1[2] * v3[0] + v1[0] * v2[2]
+        - v1[2] * v2[0];
+    let m34 = v2[0] * v3[1] - v2[1] * v3[0] - v1[0] * v3[1] + v1[1] * v3[0] + v1[0] * v2[1]
+        - v1[1] * v2[0];
+    let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
+    if mu1 >= mu2 && mu1 >= mu3 {
+        (m14, 1, 2)
+    } else if mu2 >= mu3 {
+        (m24, 0, 2)
+    } else {
+        (m34, 0, 1)
+    }
+}
+
 fn s2d(lambda: &mut [f64; 3], s1: &Vec3, s2: &Vec3, s3: &Vec3) {
     let Some(p_o) = project_origin_plane(s1, s2, s3) else {
         let mut l = [0.0; 2];
@@ -447,20 +466,7 @@ fn s2d(lambda: &mut [f64; 3], s1: &Vec3, s2: &Vec3, s3: &Vec3) {
         *lambda = [l[0], l[1], 0.0];
         return;
     };
-    let m14 = s2[1] * s3[2] - s2[2] * s3[1] - s1[1] * s3[2] + s1[2] * s3[1] + s1[1] * s2[2]
-        - s1[2] * s2[1];
-    let m24 = s2[0] * s3[2] - s2[2] * s3[0] - s1[0] * s3[2] + s1[2] * s3[0] + s1[0] * s2[2]
-        - s1[2] * s2[0];
-    let m34 = s2[0] * s3[1] - s2[1] * s3[0] - s1[0] * s3[1] + s1[1] * s3[0] + s1[0] * s2[1]
-        - s1[1] * s2[0];
-    let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
-    let (m_max, x, y) = if mu1 >= mu2 && mu1 >= mu3 {
-        (m14, 1, 2)
-    } else if mu2 >= mu3 {
-        (m24, 0, 2)
-    } else {
-        (m34, 0, 1)
-    };
+    let (m_max, x, y) = largest_projection(s1, s2, s3);
     let (a, b, c, p) = (
         [s1[x], s1[y]],
         [s2[x], s2[y]],
@@ -848,20 +854,7 @@ impl EpaScratch {
 
 /// Affine coordinates of `p` on the triangle (v1, v2, v3), as in `S2D`.
 fn tri_affine_coord(v1: &Vec3, v2: &Vec3, v3: &Vec3, p: &Vec3) -> [f64; 3] {
-    let m14 = v2[1] * v3[2] - v2[2] * v3[1] - v1[1] * v3[2] + v1[2] * v3[1] + v1[1] * v2[2]
-        - v1[2] * v2[1];
-    let m24 = v2[0] * v3[2] - v2[2] * v3[0] - v1[0] * v3[2] + v1[2] * v3[0] + v1[0] * v2[2]
-        - v1[2] * v2[0];
-    let m34 = v2[0] * v3[1] - v2[1] * v3[0] - v1[0] * v3[1] + v1[1] * v3[0] + v1[0] * v2[1]
-        - v1[1] * v2[0];
-    let (mu1, mu2, mu3) = (m14.abs(), m24.abs(), m34.abs());
-    let (m_max, x, y) = if mu1 >= mu2 && mu1 >= mu3 {
-        (m14, 1, 2)
-    } else if mu2 >= mu3 {
-        (m24, 0, 2)
-    } else {
-        (m34, 0, 1)
-    };
+    let (m_max, x, y) = largest_projection(v1, v2, v3);
     let c31 =
         p[x] * v2[y] + p[y] * v3[x] + v2[x] * v3[y] - p[x] * v3[y] - p[y] * v2[x] - v3[x] * v2[y];
     let c32 =

@@ -154,14 +154,7 @@ pub fn sdf_flex(
     let margin = assign_margin(m, m.geom_margin[g] + m.flex_margin[f]);
     let params = contact_param(m, g as i32, -1, -1, f as i32);
     // the world-to-geom map as MuJoCo composes it: the inverse pose from the geom's quaternion
-    let mut gmat = [0.0; 9];
-    gmat.copy_from_slice(&d.a.geom_xmat[9 * g..9 * g + 9]);
-    let gpos = [
-        d.a.geom_xpos[3 * g],
-        d.a.geom_xpos[3 * g + 1],
-        d.a.geom_xpos[3 * g + 2],
-    ];
-    let gquat = mat_to_quat(&gmat);
+    let (gpos, gquat) = geom_pose(d, g);
     let inv = neg_quat(&gquat);
     let offset = scl3(&rot_vec_quat(&gpos, &inv), -1.0);
     let rotation = quat_to_mat(&inv);
@@ -243,6 +236,18 @@ pub fn sdf_flex(
             return;
         }
     }
+}
+
+/// Geom `g`'s position and its orientation as a quaternion (`mju_mat2Quat` of `geom_xmat`).
+fn geom_pose(d: &Data, g: usize) -> (Vec3, Quat) {
+    let mut mat = [0.0; 9];
+    mat.copy_from_slice(&d.a.geom_xmat[9 * g..9 * g + 9]);
+    let p = [
+        d.a.geom_xpos[3 * g],
+        d.a.geom_xpos[3 * g + 1],
+        d.a.geom_xpos[3 * g + 2],
+    ];
+    (p, mat_to_quat(&mat))
 }
 
 /// `(pos12, mat12) = (pos2, quat2)⁻¹ ∘ (pos1, quat1)` as MuJoCo composes it (`mapPose`).
@@ -507,18 +512,8 @@ pub fn geom_sdf(
     f1: Field,
     s2: &dyn SignedDistance,
 ) {
-    let pose = |g: usize| {
-        let mut mat = [0.0; 9];
-        mat.copy_from_slice(&d.a.geom_xmat[9 * g..9 * g + 9]);
-        let p = [
-            d.a.geom_xpos[3 * g],
-            d.a.geom_xpos[3 * g + 1],
-            d.a.geom_xpos[3 * g + 2],
-        ];
-        (p, mat_to_quat(&mat))
-    };
-    let (pos1, quat1) = pose(g1);
-    let (pos2, quat2) = pose(g2);
+    let (pos1, quat1) = geom_pose(d, g1);
+    let (pos2, quat2) = geom_pose(d, g2);
     let (offset2, rotation2) = map_pose(&pos1, &quat1, &pos1, &quat1);
     let (offset21, rotation21) = map_pose(&pos2, &quat2, &pos1, &quat1);
     let (offset12, rotation12) = map_pose(&pos1, &quat1, &pos2, &quat2);
