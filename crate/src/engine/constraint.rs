@@ -9,17 +9,8 @@ use crate::data::{Data, Warning};
 use crate::math::*;
 use crate::model::{disable, Cone, Integrator, Model};
 
-/// Row types (`mjtConstraint`).
-pub mod kind {
-    pub const EQUALITY: i32 = 0;
-    pub const FRICTION_DOF: i32 = 1;
-    pub const FRICTION_TENDON: i32 = 2;
-    pub const LIMIT_JOINT: i32 = 3;
-    pub const LIMIT_TENDON: i32 = 4;
-    pub const CONTACT_FRICTIONLESS: i32 = 5;
-    pub const CONTACT_PYRAMIDAL: i32 = 6;
-    pub const CONTACT_ELLIPTIC: i32 = 7;
-}
+/// Row types (`mjtConstraint`), as `crate::data` names them for `efc_type`.
+pub use crate::data::cnstr as kind;
 
 /// Row states (`mjtConstraintState`).
 pub mod state {
@@ -1011,7 +1002,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     diag_approx(m, d, &mut rs);
     s.rows = rs;
-    if m.opt.integrator == Integrator::Discrete && super::metric::dof_diag(m, d, &mut s.metric) {
+    if s.metric.has_diag {
         metric_diag_scale(m, d, &s.metric.efm_diag);
     }
     make_impedance(m, d);

@@ -204,11 +204,8 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     super::interp::build(m, d, &mut s.interp);
     let ms = &mut s.metric;
     let h = m.opt.timestep;
-    let any_stiff = diag_stiff(m, d, &ms.act_k, &mut ms.efm_ck);
+    // efm_ck, efm_diag and has_diag were set by `prepare_diag` at the start of the stage
     let damper = !m.opt.disabled(disable::DAMPER);
-    let acting = !m.opt.disabled(disable::ACTUATION);
-    let act_damp = acting && ms.act_b.iter().any(|&b| b > 0.0);
-    ms.has_diag = any_stiff || (damper && m.dof_damping.iter().any(|&b| b > 0.0)) || act_damp;
     let s1 = if m.opt.disabled(disable::SPRING) {
         0.0
     } else {
@@ -600,7 +597,6 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     if ms.has_diag {
-        fill_diag(m, ms);
         for i in 0..m.nv {
             c[i] -= ms.efm_ck[i] * d.a.qvel[i];
         }
@@ -633,13 +629,18 @@ fn fill_diag(m: &Model, ms: &mut MetricState) {
     }
 }
 
-/// The metric's per-dof diagonal `efm_diag` (`h·D + h²·K`), for the position stage: made of
-/// model constants only, so the constraint rows can use it before `build` and `shift` run
-/// (which compute the same values). Returns whether any entry is non-zero.
-pub fn dof_diag(m: &Model, d: &Data, ms: &mut MetricState) -> bool {
+/// Start of the position stage: whether the metric is in use this step (`efm_active`) and,
+/// if so, its per-dof diagonal `efm_ck` and `efm_diag` (`h·D + h²·K`, model constants only),
+/// once per step, before the constraint rows (which scale by it), `build` and `shift` use it.
+pub fn prepare_diag(m: &Model, d: &Data, ms: &mut MetricState) {
+    ms.active = m.opt.integrator == Integrator::Discrete;
+    ms.has_diag = false;
+    if !ms.active {
+        return;
+    }
     diag_stiff(m, d, &ms.act_k, &mut ms.efm_ck);
     fill_diag(m, ms);
-    ms.efm_diag.iter().any(|&e| e != 0.0)
+    ms.has_diag = ms.efm_diag.iter().any(|&e| e != 0.0);
 }
 
 /// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).

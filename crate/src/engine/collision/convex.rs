@@ -341,28 +341,24 @@ fn project_origin_plane(v1: &Vec3, v2: &Vec3, v3: &Vec3) -> Option<Vec3> {
     let d21 = sub3(v2, v1);
     let d31 = sub3(v3, v1);
     let d32 = sub3(v3, v2);
-    let n = cross(&d32, &d21);
-    let nv = dot3(&n, v2);
-    let nn = dot3(&n, &n);
-    if nn == 0.0 {
-        return None;
-    }
-    if nv != 0.0 && nn > MINVAL {
+    // the normal from each pair of edges in turn, with a vertex on its plane: the first two
+    // are taken when well conditioned, the last one unconditionally (as MuJoCo tries them)
+    let tries: [(&Vec3, &Vec3, &Vec3); 3] = [(&d32, &d21, v2), (&d21, &d31, v1), (&d31, &d32, v3)];
+    for (k, (a, b, p)) in tries.into_iter().enumerate() {
+        let n = cross(a, b);
+        let nv = dot3(&n, p);
+        let nn = dot3(&n, &n);
+        if k < 2 {
+            if nn == 0.0 {
+                return None;
+            }
+            if nv == 0.0 || nn <= MINVAL {
+                continue;
+            }
+        }
         return Some(scl3(&n, nv / nn));
     }
-    let n = cross(&d21, &d31);
-    let nv = dot3(&n, v1);
-    let nn = dot3(&n, &n);
-    if nn == 0.0 {
-        return None;
-    }
-    if nv != 0.0 && nn > MINVAL {
-        return Some(scl3(&n, nv / nn));
-    }
-    let n = cross(&d31, &d32);
-    let nv = dot3(&n, v3);
-    let nn = dot3(&n, &n);
-    Some(scl3(&n, nv / nn))
+    unreachable!("the third normal is always returned")
 }
 
 /// The origin projected onto the line through two points.

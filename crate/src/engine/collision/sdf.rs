@@ -557,7 +557,8 @@ pub fn geom_sdf(
         relpos: offset21,
         relmat: rotation21,
     };
-    let mut taken = [[0.0; 3]; 64];
+    // one remembered point per contact, and at most MAX_CON_PAIR contacts
+    let mut taken = [[0.0; 3]; MAX_CON_PAIR];
     let mut ntaken = 0;
     for j in 0..m.opt.sdf_initpoints.max(0) as usize {
         let x = [
@@ -576,10 +577,8 @@ pub fn geom_sdf(
         if normalize3(&mut n) < MINVAL {
             continue;
         }
-        if ntaken < taken.len() {
-            taken[ntaken] = x;
-            ntaken += 1;
-        }
+        taken[ntaken] = x;
+        ntaken += 1;
         // normal into the SDF: from the other geom toward the field's inside
         let normal = rot_vec_quat(&scl3(&n, -1.0), &quat2);
         let mut pos = rot_vec_quat(&x, &quat2);
