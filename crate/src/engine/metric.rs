@@ -45,14 +45,6 @@ pub struct MetricState {
     pub csr: super::flexcsr::FlexCsr,
     /// `−h` per flex, the scale of the velocity shift.
     neg_h: Vec<f64>,
-    /// Unfactored covered blocks, and the blocks with the constraint rows folded in
-    /// (`mj_effPrecFold`), used by the constraint solver's preconditioner.
-    blocks_raw: Vec<f64>,
-    blocks_fold: Vec<f64>,
-    /// Whether `precondition` uses the folded blocks.
-    pub use_fold: bool,
-    /// Covered block of each dof, or -1.
-    dof_block: Vec<i32>,
     /// Cholesky factors of the covered 3×3 blocks (`efm_L`), 9 per block.
     pub blocks: Vec<f64>,
     /// First dof of each covered triple (`efm_dofid`).
@@ -110,10 +102,6 @@ impl MetricState {
             flex_on: vec![false; m.nflex],
             flex_scale: vec![0.0; m.nflex],
             blocks: vec![0.0; 9 * nslot],
-            blocks_raw: vec![0.0; 9 * nslot],
-            blocks_fold: vec![0.0; 9 * nslot],
-            use_fold: false,
-            dof_block: vec![-1; nv],
             block_dof: vec![0; nslot],
             nblock: 0,
             csr: super::flexcsr::FlexCsr::new(
@@ -400,55 +388,10 @@ fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
         }
     }
     super::interp::add_diagonal_blocks(m, &s.interp, &ms.slot, &mut ms.blocks);
-    ms.blocks_raw[..9 * nb].copy_from_slice(&ms.blocks[..9 * nb]);
-    ms.dof_block.fill(-1);
     for k in 0..nb {
         chol3_factor(&mut ms.blocks[9 * k..9 * k + 9]);
-        for c in 0..3 {
-            ms.dof_block[ms.block_dof[k] + c] = k as i32;
-        }
     }
     nb
-}
-
-/// Folds the self-terms of `Jᵀ·D·J` over every constraint row into the preconditioner blocks
-/// (MuJoCo's `mj_effPrecFold`): the constraint solver then sees stiff contact rows on the
-/// vertex blocks instead of iterating on them. Only the block-diagonal part is representable.
-pub fn fold_constraints(d: &Data, ms: &mut MetricState) {
-    let nb = ms.nblock;
-    if nb == 0 || d.nefc == 0 {
-        ms.use_fold = false;
-        return;
-    }
-    ms.blocks_fold[..9 * nb].copy_from_slice(&ms.blocks_raw[..9 * nb]);
-    for r in 0..d.nefc {
-        let dd = d.a.efc_D[r];
-        if dd == 0.0 {
-            continue;
-        }
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let n = d.a.efc_J_rownnz[r] as usize;
-        for a in adr..adr + n {
-            let ia = d.a.efc_J_colind[a] as usize;
-            let k = ms.dof_block[ia];
-            if k < 0 {
-                continue;
-            }
-            let k = k as usize;
-            let base = ms.block_dof[k];
-            let ja = dd * d.a.efc_J[a];
-            for b in adr..adr + n {
-                let ib = d.a.efc_J_colind[b] as usize;
-                if ms.dof_block[ib] == k as i32 {
-                    ms.blocks_fold[9 * k + 3 * (ia - base) + (ib - base)] += ja * d.a.efc_J[b];
-                }
-            }
-        }
-    }
-    for k in 0..nb {
-        chol3_factor(&mut ms.blocks_fold[9 * k..9 * k + 9]);
-    }
-    ms.use_fold = true;
 }
 
 /// In-place Cholesky of a symmetric 3×3 (lower triangle used), MuJoCo's `mju_cholFactor`
@@ -678,11 +621,7 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
 /// rest (covered entries zeroed first, which keeps the operator symmetric).
 pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b: &[f64]) {
     let nv = m.nv;
-    let blocks = if ms.use_fold {
-        &ms.blocks_fold
-    } else {
-        &ms.blocks
-    };
+    let blocks = &ms.blocks;
     if 3 * ms.nblock == nv {
         for k in 0..ms.nblock {
             let i = ms.block_dof[k];

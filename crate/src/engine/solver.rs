@@ -612,20 +612,6 @@ impl Hessian {
             out[i] = self.x[n - 1 - i];
         }
     }
-
-    /// `out = H⁻¹·b` with the last factorization.
-    fn solve(&mut self, b: &[f64], out: &mut [f64]) {
-        self.x.clear();
-        self.x.extend(b.iter().rev());
-        if self.use_cone {
-            self.cone.solve(&mut self.x);
-        } else {
-            self.ldl.solve(&mut self.x);
-        }
-        for (o, &x) in out.iter_mut().zip(self.x.iter().rev()) {
-            *o = x;
-        }
-    }
 }
 
 /// A downdate may keep no less than this share of a pivot: below it the cancellation leaves too
@@ -706,190 +692,17 @@ fn fill_row(
     }
 }
 
-/// `out = M̃·x`.
-fn mul_mt(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
-    mul_m(m, &d.a.M, x, out);
-    if s.metric.active {
-        metric::mul_add(m, d, s, out, x);
-    }
-}
-
-/// `out ≈ M̃⁻¹·x`: exact `M⁻¹`, or the metric's block preconditioner.
-fn prec(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
-    if s.metric.active {
-        metric::precondition(m, d, &mut s.metric, out, x);
-    } else {
-        out.copy_from_slice(x);
-        solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, out);
-    }
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// Cost, slope and curvature of the constraint cost along `jar + α·jv` (`PrimalLSEval`).
-fn row_cost(d: &Data, jar: &[f64], jv: &[f64], alpha: f64) -> (f64, f64, f64) {
-    let (ne, nf, n) = (d.ne, d.nf, d.nefc);
-    let (mut c, mut g, mut h) = (0.0, 0.0, 0.0);
-    let mut i = 0;
-    while i < n {
-        let dd = d.a.efc_D[i];
-        let x = jar[i] + alpha * jv[i];
-        if i < ne {
-            c += 0.5 * dd * x * x;
-            g += dd * x * jv[i];
-            h += dd * jv[i] * jv[i];
-            i += 1;
-            continue;
-        }
-        if i < ne + nf {
-            let (r, fl) = (d.a.efc_R[i], d.a.efc_frictionloss[i]);
-            if x <= -r * fl {
-                c += -0.5 * r * fl * fl - fl * x;
-                g += -fl * jv[i];
-            } else if x >= r * fl {
-                c += -0.5 * r * fl * fl + fl * x;
-                g += fl * jv[i];
-            } else {
-                c += 0.5 * dd * x * x;
-                g += dd * x * jv[i];
-                h += dd * jv[i] * jv[i];
-            }
-            i += 1;
-            continue;
-        }
-        if d.a.efc_type[i] != kind::CONTACT_ELLIPTIC {
-            if x < 0.0 {
-                c += 0.5 * dd * x * x;
-                g += dd * x * jv[i];
-                h += dd * jv[i] * jv[i];
-            }
-            i += 1;
-            continue;
-        }
-        let id = d.a.efc_id[i] as usize;
-        let con = &d.contact[id];
-        let (mu, fr, dim) = (con.mu, con.friction, con.dim as usize);
-        let nn = mu * x;
-        let dn = mu * jv[i];
-        let (mut tt, mut uv, mut vv) = (0.0, 0.0, 0.0);
-        for j in 1..dim {
-            let u = (jar[i + j] + alpha * jv[i + j]) * fr[j - 1];
-            let v = jv[i + j] * fr[j - 1];
-            tt += u * u;
-            uv += u * v;
-            vv += v * v;
-        }
-        let t = tt.sqrt();
-        if nn >= mu * t || (t <= 0.0 && nn >= 0.0) {
-            // top zone: no cost
-        } else if mu * nn + t <= 0.0 || (t <= 0.0 && nn < 0.0) {
-            for j in 0..dim {
-                let xj = jar[i + j] + alpha * jv[i + j];
-                let dj = d.a.efc_D[i + j];
-                c += 0.5 * dj * xj * xj;
-                g += dj * xj * jv[i + j];
-                h += dj * jv[i + j] * jv[i + j];
-            }
-        } else {
-            let dm = dd / (mu * mu * (1.0 + mu * mu));
-            let dt = uv / t;
-            let d2t = (vv - dt * dt) / t;
-            let q = nn - mu * t;
-            let dq = dn - mu * dt;
-            let d2q = -mu * d2t;
-            c += 0.5 * dm * q * q;
-            g += dm * q * dq;
-            h += dm * (dq * dq + q * d2q);
-        }
-        i += dim;
-    }
-    (c, g, h)
-}
-
-/// Exact line search along the search direction (bracketed 1D Newton, `PrimalSearch`).
-fn line_search(m: &Model, d: &Data, w: &SolverScratch, g1: f64, g2: f64, scale: f64) -> f64 {
-    let eval = |a: f64| {
-        let (c, g, h) = row_cost(d, &w.jar[..d.nefc], &w.jv[..d.nefc], a);
-        (a * g1 + 0.5 * a * a * g2 + c, g1 + a * g2 + g, g2 + h)
-    };
-    let (f0, s0, h0) = eval(0.0);
-    if s0 >= 0.0 {
-        return 0.0;
-    }
-    let snorm = dot(&w.search, &w.search).sqrt();
-    let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale.max(MINVAL);
-    let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
-    let mut alpha = if h0 > 0.0 { -s0 / h0 } else { 1.0 };
-    let (mut best_a, mut best_f) = (0.0, f0);
-    for _ in 0..m.opt.ls_iterations.max(1) {
-        let (f, s, h) = eval(alpha);
-        if f < best_f {
-            best_f = f;
-            best_a = alpha;
-        }
-        if s.abs() < gtol {
-            return if f <= best_f { alpha } else { best_a };
-        }
-        if s < 0.0 {
-            lo = lo.max(alpha);
-        } else {
-            hi = hi.min(alpha);
-        }
-        let mut next = if h > 0.0 { alpha - s / h } else { f64::NAN };
-        if hi.is_finite() {
-            if next.is_nan() || next <= lo || next >= hi {
-                next = 0.5 * (lo + hi);
-            }
-        } else if next.is_nan() || next <= lo || !next.is_finite() {
-            next = 2.0 * alpha.max(lo);
-        }
-        if (next - alpha).abs() <= 1e-15 * alpha.abs().max(1e-300) {
-            break;
-        }
-        alpha = next;
-    }
-    best_a
-}
-
-/// Total cost at `w.a`: fills `ma`, `jar`, `efc_force`, `efc_state`, `qfrc`.
-fn evaluate(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) -> f64 {
-    mul_mt(m, d, s, &w.a, &mut w.ma);
-    constraint::mul_jac(d, &mut w.jar, &w.a);
-    for i in 0..d.nefc {
-        w.jar[i] -= d.a.efc_aref[i];
-    }
-    update_cost(m, d, w, newton)
-}
-
-/// Cost, row forces and `qfrc` from the current `a`, `ma` and `jar`.
-fn update_cost(m: &Model, d: &mut Data, w: &mut SolverScratch, newton: bool) -> f64 {
-    let jar = std::mem::take(&mut w.jar);
-    let c = constraint::update(d, &jar[..d.nefc], newton);
-    w.jar = jar;
-    let force = std::mem::take(&mut d.a.efc_force);
-    constraint::mul_jac_t(d, &mut w.qfrc, &force);
-    d.a.efc_force = force;
-    let mut gauss = 0.0;
-    for i in 0..m.nv {
-        gauss += 0.5 * (w.ma[i] - w.f[i]) * (w.a[i] - d.a.qacc_smooth[i]);
-    }
-    gauss + c
-}
-
 /// Solves for `qacc`, `efc_force` and `qfrc_constraint`.
 pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut w = std::mem::take(&mut s.solver);
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
         // flex metric terms couple dofs outside the rows: one solve, as MuJoCo 3.15.0
-        Solver::Cg if metric_couples(s) => primal(m, d, s, &mut w, false),
-        Solver::Newton if metric_couples(s) => primal(m, d, s, &mut w, true),
+        Solver::Cg if metric_couples(s) => primal_metric(m, d, s, &mut w, false),
+        Solver::Newton if metric_couples(s) => primal_metric(m, d, s, &mut w, true),
         Solver::Cg => primal_islands(m, d, s, &mut w, false),
         Solver::Newton => primal_islands(m, d, s, &mut w, true),
     }
-    s.metric.use_fold = false;
     s.solver = w;
 }
 
@@ -900,133 +713,59 @@ fn metric_couples(s: &Scratch) -> bool {
     s.metric.active && (s.metric.any_flex || !s.metric.con.is_empty())
 }
 
-fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
-    let nv = m.nv;
-    if s.metric.active && !newton {
-        metric::fold_constraints(d, &mut s.metric);
+/// CG or Newton under a metric that couples dofs across islands (flex stiffness, passive
+/// contact): one `mj_solPrimal` over every dof and row with `M̃ = M + B` as the operator. CG's
+/// preconditioner is the metric's own (`effBlockApply`): MuJoCo 3.15.0 does not fold the rows'
+/// `Jᵀ·D·J` into its blocks (with the fold, flexlab's iterates parted from MuJoCo's from the
+/// first iteration); Newton's Hessian holds the flex stiffness.
+fn primal_metric(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
+    let (nv, n) = (m.nv, d.nefc);
+    w.metric_diag.clear();
+    for i in 0..nv {
+        w.f[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
     }
+    w.a.copy_from_slice(&d.a.qacc_smooth);
+    if !m.opt.disabled(disable::WARMSTART) {
+        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        let mut cost_warm = constraint::update(d, &w.jar[..n], false);
+        // the Gauss term with the whole metric and the shifted force (checked against MuJoCo
+        // 3.15.0's choices where plain M would choose otherwise)
+        mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
+        metric::mul_add(m, d, s, &mut w.ma, &d.a.qacc_warmstart);
+        for i in 0..nv {
+            cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
+        }
+        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        let cost_smooth = constraint::update(d, &w.jar[..n], false);
+        if cost_warm <= cost_smooth {
+            w.a.copy_from_slice(&d.a.qacc_warmstart);
+        }
+    }
+    w.jt.build(nv, d);
+    w.qfrc.fill(0.0);
     if newton {
+        constraint::mul_jac(d, &mut w.jar, &w.a);
+        for r in 0..n {
+            w.jar[r] -= d.a.efc_aref[r];
+        }
+        constraint::update(d, &w.jar[..n], true);
         w.hess.prepare(m, d, Some(s));
     }
+    let all_dofs = std::mem::take(&mut w.all_dofs);
+    let all_rows = std::mem::take(&mut w.all_rows);
     let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
-    for i in 0..nv {
-        w.f[i] = d.a.qfrc_smooth[i]
-            + if s.metric.active {
-                s.metric.efm_c[i]
-            } else {
-                0.0
-            };
-    }
-    // warm start: the previous step's acceleration if it costs less than the smooth one
-    w.a.copy_from_slice(&d.a.qacc_smooth);
-    let mut cost = evaluate(m, d, s, w, newton);
-    if !m.opt.disabled(disable::WARMSTART) {
-        let keep = std::mem::take(&mut w.tmp);
-        let mut smooth = keep;
-        smooth.copy_from_slice(&w.a);
-        w.a.copy_from_slice(&d.a.qacc_warmstart);
-        let cw = evaluate(m, d, s, w, newton);
-        if cw < cost {
-            cost = cw;
-        } else {
-            w.a.copy_from_slice(&smooth);
-            cost = evaluate(m, d, s, w, newton);
-        }
-        w.tmp = smooth;
-    }
-    for i in 0..nv {
-        w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-    }
-    direction(m, d, s, w, newton);
-    for i in 0..nv {
-        w.search[i] = -w.mgrad[i];
-    }
-    let mut iter = 0;
-    // zero-iteration certificate
-    if 0.5 * scale * dot(&w.grad, &w.mgrad) < m.opt.tolerance {
-        finish(d, w, iter);
-        return;
-    }
-    while iter < m.opt.iterations as usize {
-        constraint::mul_jac(d, &mut w.jv, &w.search);
-        let search = std::mem::take(&mut w.search);
-        let mut mv = std::mem::take(&mut w.mv);
-        mul_mt(m, d, s, &search, &mut mv);
-        w.search = search;
-        w.mv = mv;
-        let mut g1 = 0.0;
-        for i in 0..nv {
-            g1 += (w.ma[i] - w.f[i]) * w.search[i];
-        }
-        let g2 = dot(&w.search, &w.mv);
-        let alpha = line_search(m, d, w, g1, g2, scale);
-        iter += 1;
-        if alpha == 0.0 {
-            break;
-        }
-        // move along the search direction, updating M̃a and J·a − aref incrementally
-        for i in 0..nv {
-            w.a[i] += alpha * w.search[i];
-            w.ma[i] += alpha * w.mv[i];
-        }
-        for r in 0..d.nefc {
-            w.jar[r] += alpha * w.jv[r];
-        }
-        let old = cost;
-        cost = update_cost(m, d, w, newton);
-        w.grad_old.copy_from_slice(&w.grad);
-        w.mgrad_old.copy_from_slice(&w.mgrad);
-        for i in 0..nv {
-            w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-        }
-        direction(m, d, s, w, newton);
-        let improvement = scale * (old - cost);
-        let gradient = scale * dot(&w.grad, &w.grad).sqrt();
-        if improvement < m.opt.tolerance || gradient < m.opt.tolerance {
-            break;
-        }
-        if newton {
-            for i in 0..nv {
-                w.search[i] = -w.mgrad[i];
-            }
-        } else {
-            // Polak–Ribière with restart
-            let mut num = 0.0;
-            for i in 0..nv {
-                num += w.grad[i] * (w.mgrad[i] - w.mgrad_old[i]);
-            }
-            let den = dot(&w.grad_old, &w.mgrad_old);
-            let beta = if den.abs() > MINVAL {
-                (num / den).max(0.0)
-            } else {
-                0.0
-            };
-            for i in 0..nv {
-                w.search[i] = -w.mgrad[i] + beta * w.search[i];
-            }
-        }
-    }
-    finish(d, w, iter);
-}
-
-fn finish(d: &mut Data, w: &SolverScratch, iter: usize) {
+    let niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale, Some(s));
+    w.all_dofs = all_dofs;
+    w.all_rows = all_rows;
     d.a.qacc.copy_from_slice(&w.a);
     d.a.qfrc_constraint.copy_from_slice(&w.qfrc);
-    d.solver_niter = iter as i32;
-}
-
-/// `mgrad = P⁻¹·grad`: the preconditioner for CG, `H⁻¹` for Newton.
-fn direction(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
-    let grad = std::mem::take(&mut w.grad);
-    let mut mgrad = std::mem::take(&mut w.mgrad);
-    if newton {
-        w.hess.refresh(d);
-        w.hess.solve(&grad, &mut mgrad);
-    } else {
-        prec(m, d, s, &grad, &mut mgrad);
-    }
-    w.grad = grad;
-    w.mgrad = mgrad;
+    d.solver_niter = niter as i32;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1292,7 +1031,7 @@ fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
         let all_dofs = std::mem::take(&mut w.all_dofs);
         let all_rows = std::mem::take(&mut w.all_rows);
         let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
-        niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale);
+        niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale, None);
         w.all_dofs = all_dofs;
         w.all_rows = all_rows;
     } else {
@@ -1303,7 +1042,16 @@ fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
                 .iter()
                 .map(|&i| d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize])
                 .sum();
-            let it = primal_part(m, d, w, newton, dofs, islands.island_efcs(k), 1.0 / inertia);
+            let it = primal_part(
+                m,
+                d,
+                w,
+                newton,
+                dofs,
+                islands.island_efcs(k),
+                1.0 / inertia,
+                None,
+            );
             niter = niter.max(it);
         }
     }
@@ -1324,11 +1072,15 @@ fn primal_part(
     dofs: &[usize],
     rows: &[usize],
     scale: f64,
+    mut metric: Option<&mut Scratch>,
 ) -> usize {
     let tol = m.opt.tolerance;
     let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
     mul_m_part(m, &d.a.M, &w.a, &mut w.ma, dofs);
     add_diag_part(&w.metric_diag, &w.a, &mut w.ma, dofs);
+    if let Some(s) = metric.as_deref_mut() {
+        metric::mul_add(m, d, s, &mut w.ma, &w.a);
+    }
     mul_jac_part(d, &mut w.jar, &w.a, rows);
     for &r in rows {
         w.jar[r] -= d.a.efc_aref[r];
@@ -1338,7 +1090,7 @@ fn primal_part(
         w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
     }
     // the CG direction M⁻¹·grad bounds the suboptimality (a certificate of convergence)
-    part_prec(m, d, w, dofs);
+    part_prec(m, d, w, dofs, metric.as_deref_mut());
     let gap = (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     let flat = scale * dot_part(&w.grad, &w.grad, dofs).sqrt() < tol;
     let mut done = gap && (!newton || flat);
@@ -1354,7 +1106,8 @@ fn primal_part(
     }
     let mut iter = 0;
     while !done && iter < m.opt.iterations as usize {
-        let (alpha, ls_improvement) = primal_search(m, d, w, dofs, rows, scale);
+        let (alpha, ls_improvement) =
+            primal_search(m, d, w, dofs, rows, scale, metric.as_deref_mut());
         if alpha == 0.0 {
             break;
         }
@@ -1382,7 +1135,7 @@ fn primal_part(
             w.hess.refresh(d);
             w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
         } else {
-            part_prec(m, d, w, dofs);
+            part_prec(m, d, w, dofs, metric.as_deref_mut());
         }
         let improvement = scale * ls_improvement;
         let gradient = scale * dot_part(&w.grad, &w.grad, dofs).sqrt();
@@ -1435,8 +1188,19 @@ fn part_update(d: &mut Data, w: &mut SolverScratch, rows: &[usize], dofs: &[usiz
     mul_jac_t_part(d, &w.jt, &mut w.qfrc, &d.a.efc_force, dofs);
 }
 
-/// `w.mgrad = M⁻¹·w.grad` on `dofs`.
-fn part_prec(m: &Model, d: &Data, w: &mut SolverScratch, dofs: &[usize]) {
+/// `w.mgrad = M⁻¹·w.grad` on `dofs`; with the flex metric, its block preconditioner over every
+/// dof.
+fn part_prec(
+    m: &Model,
+    d: &Data,
+    w: &mut SolverScratch,
+    dofs: &[usize],
+    metric: Option<&mut Scratch>,
+) {
+    if let Some(s) = metric {
+        metric::precondition(m, d, &mut s.metric, &mut w.mgrad, &w.grad);
+        return;
+    }
     for &i in dofs {
         w.mgrad[i] = w.grad[i];
     }
@@ -1467,6 +1231,7 @@ fn primal_search(
     dofs: &[usize],
     rows: &[usize],
     scale: f64,
+    metric: Option<&mut Scratch>,
 ) -> (f64, f64) {
     let snorm = dot_part(&w.search, &w.search, dofs).sqrt();
     if snorm < MINVAL {
@@ -1476,6 +1241,9 @@ fn primal_search(
     let maxiter = m.opt.ls_iterations as usize;
     mul_m_part(m, &d.a.M, &w.search, &mut w.mv, dofs);
     add_diag_part(&w.metric_diag, &w.search, &mut w.mv, dofs);
+    if let Some(s) = metric {
+        metric::mul_add(m, d, s, &mut w.mv, &w.search);
+    }
     mul_jac_part(d, &mut w.jv, &w.search, rows);
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
@@ -2318,7 +2086,10 @@ mod tests {
     /// `out = H·x` straight from the definition, matrix-free: `M̃·x` plus, over the active
     /// rows, `Jᵀ·D·J·x` (the cone block `Jᵀ·h·J` for an elliptic contact in the cone zone).
     fn mul_h(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
-        mul_mt(m, d, s, x, out);
+        mul_m(m, &d.a.M, x, out);
+        if s.metric.active {
+            metric::mul_add(m, d, s, out, x);
+        }
         let mut jx = vec![0.0; d.nefc];
         constraint::mul_jac(d, &mut jx, x);
         let mut f = vec![0.0; d.nefc];
@@ -2395,7 +2166,8 @@ mod tests {
                     .map(|i| ((i * 7919 + step + round) % 97) as f64 / 97.0 - 0.5)
                     .collect();
                 let mut x = vec![0.0; nv];
-                hess.solve(&b, &mut x);
+                let all: Vec<usize> = (0..nv).collect();
+                hess.solve_island(&b, &mut x, &all);
                 let mut hx = vec![0.0; nv];
                 mul_h(&m, &d, &mut s, &x, &mut hx);
                 let scale = b.iter().fold(0.0f64, |a, v| a.max(v.abs()));
