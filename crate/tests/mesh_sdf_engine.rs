@@ -29,6 +29,7 @@ fn supported_mesh_pairs_and_sdf_geoms_collide() {
         "mesh_plane_ico.xml",
         "mesh_sphere_ellipsoid.xml",
         "cloth_on_mesh.xml",
+        "mesh_box_margin.xml",
     ] {
         check_supported(&model(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
@@ -38,7 +39,7 @@ fn supported_mesh_pairs_and_sdf_geoms_collide() {
 fn mesh_against_a_box_is_refused_with_the_pair_named() {
     let msg = refusal(&model("mesh_on_box.xml"));
     assert!(
-        msg.contains("collision of mesh geoms with box geoms is not supported by flexlab yet")
+        msg.contains("collision of mesh geoms with box geoms without a margin is not supported")
             && msg.contains("geom 'brick'")
             && msg.contains("geom 'table'"),
         "{msg}"

@@ -155,6 +155,7 @@ reference_cases!(
     mesh_plane_ico,
     mesh_sphere_ellipsoid,
     cloth_on_mesh,
+    mesh_box_margin,
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,

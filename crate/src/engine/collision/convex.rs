@@ -157,7 +157,7 @@ struct Obj<'s, 'a> {
     margin: f64,
     shrunk: bool,
     /// A mesh's last support vertex, where its next search starts.
-    warm: Warm,
+    warm: &'s Warm,
 }
 
 impl Obj<'_, '_> {
@@ -213,7 +213,7 @@ impl Obj<'_, '_> {
                 }
             }
             Core::Box { c, mat, size } => box_support(&c, &mat, &size, dir),
-            Core::Mesh { c, mat, mesh } => mesh_support(&c, &mat, &mesh, dir, &self.warm),
+            Core::Mesh { c, mat, mesh } => mesh_support(&c, &mat, &mesh, dir, self.warm),
             _ => (self.shape.core.support(dir), -1),
         };
         if self.margin > 0.0 {
@@ -1255,6 +1255,33 @@ pub fn collide(
     iterations: usize,
     tol: f64,
 ) -> usize {
+    collide_warm(
+        sc,
+        out,
+        margin,
+        a,
+        b,
+        iterations,
+        tol,
+        &Warm::new(),
+        &Warm::new(),
+    )
+}
+
+/// [`collide`] with the shapes' support search state kept by the caller, as MuJoCo's
+/// `mjc_Convex` keeps its two CCD objects across its perturbed queries.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_warm(
+    sc: &mut EpaScratch,
+    out: &mut Vec<PreContact>,
+    margin: f64,
+    a: &Shape,
+    b: &Shape,
+    iterations: usize,
+    tol: f64,
+    w1: &Warm,
+    w2: &Warm,
+) -> usize {
     let mut st = Status {
         separated: false,
         dist: 0.0,
@@ -1272,13 +1299,13 @@ pub fn collide(
         shape: a,
         margin,
         shrunk: false,
-        warm: Warm::new(),
+        warm: w1,
     };
     let mut o2 = Obj {
         shape: b,
         margin,
         shrunk: false,
-        warm: Warm::new(),
+        warm: w2,
     };
     let dist = ccd(sc, &mut st, &mut o1, &mut o2);
     if dist >= 0.0 || st.nx == 0 {

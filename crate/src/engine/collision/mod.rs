@@ -7,6 +7,7 @@ pub(crate) mod capsule_box;
 pub mod convex;
 mod flex;
 pub mod meshsupport;
+mod perturb;
 mod plane_mesh;
 pub mod primitive;
 pub mod sdf;
@@ -48,15 +49,24 @@ impl sdf::SignedDistance for crate::engine::sdf::Torus {
     }
 }
 
-/// Whether flexlab collides mesh geom `g` with a geom of type `other` as MuJoCo does: against
-/// spheres and ellipsoids (one native-CCD contact), and against planes when every polygon of
-/// the mesh's hull has at most four vertices (see `plane_mesh` for the larger ones).
-fn mesh_pair_supported(m: &Model, g: usize, other: i32) -> bool {
-    match other {
+/// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo does: against spheres and
+/// ellipsoids (one native-CCD contact), boxes and meshes when the pair has a margin (native
+/// CCD plus perturbed queries, see `perturb`; without a margin MuJoCo clips polygons
+/// instead), and planes when every polygon of the mesh's hull has at most four vertices (see
+/// `plane_mesh` for the larger ones). Capsules and cylinders get up to two contacts from
+/// MuJoCo 3.15.0, each with its own depth, by a feature clipping flexlab lacks.
+fn mesh_pair_supported(m: &Model, g: usize, g2: usize) -> bool {
+    match m.geom_type[g2] {
         geom::SPHERE | geom::ELLIPSOID => true,
+        geom::BOX | geom::MESH => pair_margin(m, g, g2) > 0.0 || m.opt.disabled(disable::MULTICCD),
         geom::PLANE => max_polygon(m, g) <= 4,
         _ => false,
     }
+}
+
+/// The margin plus gap of a geom pair (m), as the narrow phase uses it.
+fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
+    assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]) + m.geom_gap[g1] + m.geom_gap[g2]
 }
 
 /// Most vertices of one polygon of mesh geom `g`'s hull.
@@ -73,8 +83,9 @@ fn max_polygon(m: &Model, g: usize) -> usize {
 }
 
 /// Refuses a model whose contacts would need a collision function flexlab lacks: a mesh geom
-/// against a capsule, cylinder, box, mesh or sdf geom (MuJoCo adds contacts there by its
-/// multi-contact CCD), against a plane when its hull has a polygon of more than four vertices
+/// against a box or mesh without a margin (MuJoCo's polygon-clipping multi-contact CCD),
+/// against a capsule or cylinder (MuJoCo 3.15.0 clips those too) or an sdf geom, against a
+/// plane when its hull has a polygon of more than four vertices
 /// (whose contact choice flexlab does not reproduce), and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field.
 /// Checked once before stepping, so the step never skips or fakes such a pair.
 pub fn check_supported(m: &Model) -> crate::Result<()> {
@@ -102,7 +113,7 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
             if is_sdf && geom_torus(m, g).is_some() && t2 != geom::MESH {
                 return false;
             }
-            if !is_sdf && mesh_pair_supported(m, g, t2) {
+            if !is_sdf && mesh_pair_supported(m, g, g2) {
                 return false;
             }
             let b2 = m.geom_bodyid[g2] as usize;
@@ -126,6 +137,15 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
                     max_polygon(m, g),
                     label(g2)
                 ),
+                Some(g2) if !is_sdf && matches!(m.geom_type[g2], geom::BOX | geom::MESH) => {
+                    format!(
+                        "collision of mesh geoms with {} geoms without a margin is not supported \
+                     by flexlab yet ({id} can touch {}; set contype and conaffinity to 0 on \
+                     one of them, or give the pair a margin, to step it)",
+                        type_name(m.geom_type[g2]),
+                        label(g2)
+                    )
+                }
                 Some(g2) if !is_sdf => format!(
                     "collision of mesh geoms with {} geoms is not supported by flexlab yet \
                      ({id} can touch {}; set contype and conaffinity to 0 on one of them to \
@@ -928,6 +948,21 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         }
         (geom::BOX, geom::BOX) => {
             box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
+        }
+        (geom::BOX | geom::MESH, geom::MESH) if !m.opt.disabled(disable::MULTICCD) => {
+            // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
+            let a = geom_shape(m, d, g1);
+            let b = geom_shape(m, d, g2);
+            perturb::collide_multi(
+                &mut cs.epa,
+                out,
+                mg,
+                &a,
+                &b,
+                [r1, r2],
+                m.opt.ccd_iterations.max(1) as usize,
+                m.opt.ccd_tolerance,
+            );
         }
         _ => {
             let a = geom_shape(m, d, g1);
