@@ -317,9 +317,13 @@ model_struct! {
         nmesh: usize,
         nmeshvert: usize,
         nmeshface: usize,
-        /// Length MuJoCo's convex-hull graphs of the meshes take (flexlab builds the hulls but
-        /// not the graphs, whose order follows qhull's internals).
+        /// Length of the meshes' convex-hull graphs (as MuJoCo's; their order differs, see
+        /// `compile::hullgraph`).
         nmeshgraph: usize,
+        /// Polygons, polygon vertices and vertex–polygon entries of all meshes.
+        nmeshpoly: usize,
+        nmeshpolyvert: usize,
+        nmeshpolymap: usize,
         nskin: usize,
         nflex: usize,
         nflexnode: usize,
@@ -487,6 +491,24 @@ model_struct! {
         mesh_plugin: i32[1],
         /// Address of each mesh's hull graph in MuJoCo's `mesh_graph`, or -1 without a hull.
         mesh_graphadr: i32[1],
+        /// Local id of the hull vertex farthest along each of 27 directions (see
+        /// `compile::hullgraph::extrema`).
+        mesh_extrema: i32[27],
+        /// Convex-hull graphs of the meshes (`compile::hullgraph`; MuJoCo's layout, flexlab's
+        /// order).
+        mesh_graph: i32[1],
+        /// Polygons of each mesh's hull (`compile::meshpoly`; MuJoCo's sets, flexlab's order):
+        /// count and first index per mesh, unit normal (inertial frame) and vertex loop per
+        /// polygon, and per mesh vertex the polygons it lies on.
+        mesh_polynum: i32[1],
+        mesh_polyadr: i32[1],
+        mesh_polynormal: f64[3],
+        mesh_polyvertadr: i32[1],
+        mesh_polyvertnum: i32[1],
+        mesh_polyvert: i32[1],
+        mesh_polymapadr: i32[1],
+        mesh_polymapnum: i32[1],
+        mesh_polymap: i32[1],
 
         flex_contype: i32[1],
         flex_conaffinity: i32[1],
@@ -676,6 +698,9 @@ impl Model {
             "nmeshvert" => self.nmeshvert,
             "nmeshface" => self.nmeshface,
             "nmeshgraph" => self.nmeshgraph,
+            "nmeshpoly" => self.nmeshpoly,
+            "nmeshpolyvert" => self.nmeshpolyvert,
+            "nmeshpolymap" => self.nmeshpolymap,
             "nflex" => self.nflex,
             "nflexnode" => self.nflexnode,
             "nflexvert" => self.nflexvert,

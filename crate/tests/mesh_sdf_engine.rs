@@ -1,25 +1,81 @@
-//! Mesh and sdf geoms in the engine: until flexlab has their collision functions, a model
-//! where such a geom can touch something is refused before stepping (never stepped with the
-//! contact skipped or faked); one where it cannot touch anything steps normally.
+//! Mesh and sdf geoms in the engine: a model needing a collision function flexlab lacks is
+//! refused before stepping (never stepped with the contact skipped or faked); mesh geoms
+//! against planes, spheres, ellipsoids and flexes collide; a geom that cannot touch anything
+//! steps normally.
 
 mod common;
 
 use flexlab::engine::collision::check_supported;
+use flexlab::mjcf::MemSource;
 use flexlab::{Data, ErrorKind};
 
-fn refusal(path: std::path::PathBuf) -> String {
-    let m = flexlab::load_file(&path).expect("compiles");
-    let e = check_supported(&m).expect_err("refused");
+fn refusal(m: &flexlab::Model) -> String {
+    let e = check_supported(m).expect_err("refused");
     assert_eq!(e.kind, ErrorKind::Unsupported);
     e.to_string()
 }
 
+fn model(name: &str) -> flexlab::Model {
+    flexlab::load_file(&common::repo().join("crate/tests/models").join(name)).expect("compiles")
+}
+
 #[test]
-fn colliding_mesh_geoms_are_refused_and_sdf_geoms_collide() {
+fn supported_mesh_pairs_and_sdf_geoms_collide() {
     let sdf = common::shared().join("oracle/mujoco-examples/cloth_sdf.xml");
     check_supported(&flexlab::load_file(&sdf).unwrap()).unwrap();
-    let mesh = common::repo().join("crate/tests/models/mesh_inline_free.xml");
-    assert!(refusal(mesh).contains("collision with mesh geoms is not supported by flexlab yet"));
+    for name in [
+        "mesh_inline_free.xml",
+        "mesh_plane_box.xml",
+        "mesh_plane_ico.xml",
+        "mesh_sphere_ellipsoid.xml",
+        "cloth_on_mesh.xml",
+        "mesh_box_margin.xml",
+    ] {
+        check_supported(&model(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn mesh_against_a_box_is_refused_with_the_pair_named() {
+    let msg = refusal(&model("mesh_on_box.xml"));
+    assert!(
+        msg.contains("collision of mesh geoms with box geoms without a margin is not supported")
+            && msg.contains("geom 'brick'")
+            && msg.contains("geom 'table'"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_plane_under_a_mesh_with_a_hexagonal_face_is_refused() {
+    // a hexagonal prism: its two hexagons are polygons of six vertices
+    let mut v = String::new();
+    for z in [-0.05, 0.05] {
+        for i in 0..6 {
+            let a = std::f64::consts::PI / 3.0 * i as f64;
+            v += &format!("{:.6} {:.6} {z} ", 0.07 * a.cos(), 0.07 * a.sin());
+        }
+    }
+    let mut f = String::new();
+    for i in 1..5 {
+        f += &format!("0 {} {}  6 {} {}  ", i + 1, i, 6 + i, 7 + i);
+    }
+    for i in 0..6 {
+        let j = (i + 1) % 6;
+        f += &format!("{i} {j} {}  {i} {} {}  ", 6 + j, 6 + j, 6 + i);
+    }
+    let xml = format!(
+        r#"<mujoco><asset><mesh name="hex" vertex="{v}" face="{f}"/></asset>
+        <worldbody><geom type="plane" size="1 1 .1"/>
+        <body pos="0 0 .2"><freejoint/><geom name="nut" type="mesh" mesh="hex"/></body>
+        </worldbody></mujoco>"#
+    );
+    let m = flexlab::load_xml(&xml, Some("hex.xml"), &MemSource::default()).unwrap();
+    let msg = refusal(&m);
+    assert!(
+        msg.contains("polygons of more than 4 vertices") && msg.contains("6-vertex"),
+        "{msg}"
+    );
 }
 
 #[test]

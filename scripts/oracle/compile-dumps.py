@@ -22,7 +22,7 @@ import mujoco
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap", "nJfv",
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
-         "nmeshgraph"]
+         "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -34,7 +34,7 @@ dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0
 geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
 geom_friction geom_dataid geom_plugin geom_aabb geom_rbound
 mesh_vertadr mesh_vertnum mesh_faceadr mesh_facenum mesh_graphadr mesh_pos mesh_quat mesh_vert
-mesh_face
+mesh_face mesh_polynum mesh_polyadr mesh_polymapadr mesh_polymapnum
 flex_dim flex_interp flex_cellnum flex_nodeadr flex_nodenum flex_vertadr flex_vertnum
 flex_edgeadr flex_edgenum flex_elemadr flex_elemnum flex_elemdataadr flex_elemedgeadr
 flex_shellnum flex_shelldataadr flex_nodebodyid flex_vertbodyid flex_edge flex_elem

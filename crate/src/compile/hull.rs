@@ -40,14 +40,15 @@ pub fn convex_hull(pts: &[f64]) -> Option<Vec<[usize; 3]>> {
     }
     if i0 == i1 {
         // all share one x: take the farthest pair from point 0 instead
-        i1 = (0..n).max_by(|&a, &b| {
+        i1 = (0..n).rev().max_by(|&a, &b| {
             let da = sub3(&p(a), &p(i0));
             let db = sub3(&p(b), &p(i0));
             dot3(&da, &da).total_cmp(&dot3(&db, &db))
         })?;
     }
     let line = sub3(&p(i1), &p(i0));
-    let i2 = (0..n).max_by(|&a, &b| {
+    // ties go to the first point, as qhull keeps the first of repeated points
+    let i2 = (0..n).rev().max_by(|&a, &b| {
         let ca = cross(&line, &sub3(&p(a), &p(i0)));
         let cb = cross(&line, &sub3(&p(b), &p(i0)));
         dot3(&ca, &ca).total_cmp(&dot3(&cb, &cb))
@@ -56,7 +57,7 @@ pub fn convex_hull(pts: &[f64]) -> Option<Vec<[usize; 3]>> {
     if dot3(&nrm, &nrm).sqrt() <= eps * dot3(&line, &line).sqrt() {
         return None;
     }
-    let i3 = (0..n).max_by(|&a, &b| {
+    let i3 = (0..n).rev().max_by(|&a, &b| {
         let da = dot3(&nrm, &sub3(&p(a), &p(i0))).abs();
         let db = dot3(&nrm, &sub3(&p(b), &p(i0))).abs();
         da.total_cmp(&db)
@@ -115,6 +116,7 @@ pub fn convex_hull(pts: &[f64]) -> Option<Vec<[usize; 3]>> {
         let apex = *faces[fi]
             .outside
             .iter()
+            .rev()
             .max_by(|&&a, &&b| dist(&faces[fi], a).total_cmp(&dist(&faces[fi], b)))?;
         // faces the apex sees, connected to this one
         let mut visible = vec![fi];

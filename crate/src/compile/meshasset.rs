@@ -29,8 +29,13 @@ pub struct CMesh {
     pub volume: f64,
     /// SDF plugin instance that made the mesh.
     pub plugin: Option<usize>,
-    /// Length of MuJoCo's convex-hull graph of the mesh (`mesh_graph`), 0 without a hull.
-    pub graph_size: usize,
+    /// The convex-hull graph of the mesh (`mesh_graph`, see [`super::hullgraph`]), empty
+    /// without a hull.
+    pub graph: Vec<i32>,
+    /// The hull's polygons (`mesh_poly*`, see [`super::meshpoly`]), empty without a hull.
+    pub poly: super::meshpoly::Polygons,
+    /// Unit normal of each polygon in the inertial frame (`mesh_polynormal`).
+    pub polynormal: Vec<f64>,
 }
 
 /// MuJoCo's `triangle`: area, unit normal and centroid of one triangle (area 0 and a
@@ -245,14 +250,18 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     } else {
         Vec::new()
     };
-    // the size of MuJoCo's hull graph: counts, then per hull vertex an edge address, a global
-    // id and a separator, per hull triangle three edge entries and three vertex ids
-    let graph_size = if hull.is_empty() {
-        0
+    let graph = if hull.is_empty() {
+        Vec::new()
     } else {
-        let mut on_hull = vec![false; nv];
-        hull.iter().for_each(|&i| on_hull[i as usize] = true);
-        2 + 3 * on_hull.iter().filter(|&&b| b).count() + 2 * hull.len()
+        super::hullgraph::hull_graph(nv, &hull)
+    };
+    let poly = if hull.is_empty() {
+        super::meshpoly::Polygons {
+            loops: Vec::new(),
+            map: vec![Vec::new(); nv],
+        }
+    } else {
+        super::meshpoly::polygons(&dvert, &hull)
     };
     let hull = if mesh.inertia == MeshInertia::Convex {
         hull
@@ -414,6 +423,12 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
             aamm[k + 3] = aamm[k + 3].max(r[k]);
         }
     }
+    // polygon normals in the final frame, from the unrounded vertices as MuJoCo has them
+    let polynormal = poly
+        .loops
+        .iter()
+        .flat_map(|l| super::meshpoly::loop_normal(&dvert, l))
+        .collect();
     Ok(CMesh {
         vert: dvert.iter().map(|&x| x as f32).collect(),
         face,
@@ -423,7 +438,9 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
         boxsz,
         volume,
         plugin: mesh.plugin,
-        graph_size,
+        graph,
+        poly,
+        polynormal,
     })
 }
 

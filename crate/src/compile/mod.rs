@@ -5,11 +5,13 @@ pub mod flex;
 pub mod flexcomp;
 pub mod flexvert;
 pub mod hull;
+pub mod hullgraph;
 pub mod interp;
 pub mod marching_cubes;
 pub mod material;
 pub mod mesh;
 pub mod meshasset;
+pub mod meshpoly;
 pub mod orient;
 
 pub mod actuation;
@@ -1411,12 +1413,31 @@ fn build(spec: &Spec) -> Result<Model> {
         m.mesh_pos.extend_from_slice(&cm.pos);
         m.mesh_quat.extend_from_slice(&cm.quat);
         m.mesh_plugin.push(cm.plugin.map_or(-1, |k| k as i32));
-        m.mesh_graphadr.push(if cm.graph_size > 0 {
-            m.nmeshgraph as i32
-        } else {
+        m.mesh_graphadr.push(if cm.graph.is_empty() {
             -1
+        } else {
+            m.nmeshgraph as i32
         });
-        m.nmeshgraph += cm.graph_size;
+        m.nmeshgraph += cm.graph.len();
+        m.mesh_extrema
+            .extend_from_slice(&hullgraph::extrema(&cm.graph, &cm.vert));
+        m.mesh_graph.extend_from_slice(&cm.graph);
+        m.mesh_polyadr.push(m.nmeshpoly as i32);
+        m.mesh_polynum.push(cm.poly.loops.len() as i32);
+        m.mesh_polynormal.extend_from_slice(&cm.polynormal);
+        for l in &cm.poly.loops {
+            m.mesh_polyvertadr.push(m.nmeshpolyvert as i32);
+            m.mesh_polyvertnum.push(l.len() as i32);
+            m.mesh_polyvert.extend_from_slice(l);
+            m.nmeshpolyvert += l.len();
+        }
+        m.nmeshpoly += cm.poly.loops.len();
+        for pm in &cm.poly.map {
+            m.mesh_polymapadr.push(m.nmeshpolymap as i32);
+            m.mesh_polymapnum.push(pm.len() as i32);
+            m.mesh_polymap.extend_from_slice(pm);
+            m.nmeshpolymap += pm.len();
+        }
         m.nmeshvert += cm.vert.len() / 3;
         m.nmeshface += cm.face.len() / 3;
         m.names_mesh.push(ms.name.clone());

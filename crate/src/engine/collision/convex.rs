@@ -14,6 +14,7 @@
 //! differ from the exact answer by about that much, in the same way). One contact per pair,
 //! normal from the first shape to the second.
 
+use super::meshsupport::{MeshData, Warm};
 use super::PreContact;
 use crate::math::*;
 
@@ -33,8 +34,13 @@ pub enum Core<'a> {
     Ellipsoid { c: Vec3, mat: Mat3, size: Vec3 },
     /// Cylinder along local z: centre, rotation, radius, half height.
     Cylinder { c: Vec3, mat: Mat3, r: f64, h: f64 },
-    /// Convex mesh: vertices in the local frame, placed by centre and rotation.
-    Mesh { c: Vec3, mat: Mat3, vert: &'a [f64] },
+    /// Convex mesh: vertices (local frame), hull graph and climb seeds, placed by centre and
+    /// rotation.
+    Mesh {
+        c: Vec3,
+        mat: Mat3,
+        mesh: MeshData<'a>,
+    },
 }
 
 /// A convex shape for GJK/EPA: a core and a radius (m).
@@ -63,23 +69,11 @@ fn box_support(c: &Vec3, mat: &Mat3, size: &Vec3, d: &Vec3) -> (Vec3, i32) {
     (local_to_global(mat, &s, c), idx)
 }
 
-/// Exhaustive mesh support and the vertex index (`mjc_meshSupport`).
-fn mesh_support(c: &Vec3, mat: &Mat3, vert: &[f64], d: &Vec3) -> (Vec3, i32) {
-    let l = mul_mat_t_vec3(mat, d);
-    let mut best = 0;
-    let mut bv = f32::MIN as f64;
-    for (i, v) in vert.chunks_exact(3).enumerate() {
-        let s = l[0] * v[0] + l[1] * v[1] + l[2] * v[2];
-        if s > bv {
-            bv = s;
-            best = i;
-        }
-    }
-    if vert.len() < 3 {
-        return (*c, 0);
-    }
-    let v = [vert[3 * best], vert[3 * best + 1], vert[3 * best + 2]];
-    (local_to_global(mat, &v, c), best as i32)
+/// Mesh support and the vertex index (`mjc_meshSupport` / `mjc_hillclimbSupport`),
+/// warm-started from the object's last vertex.
+fn mesh_support(c: &Vec3, mat: &Mat3, mesh: &MeshData, d: &Vec3, w: &Warm) -> (Vec3, i32) {
+    let i = mesh.support_index(mat, d, w);
+    (local_to_global(mat, &mesh.vertex(i), c), i as i32)
 }
 
 impl Core<'_> {
@@ -138,7 +132,7 @@ impl Core<'_> {
                 let s = [scl * l[0], scl * l[1], if l[2] >= 0.0 { h } else { -h }];
                 local_to_global(&mat, &s, &c)
             }
-            Core::Mesh { c, mat, vert } => mesh_support(&c, &mat, vert, d).0,
+            Core::Mesh { c, mat, mesh } => mesh_support(&c, &mat, &mesh, d, &Warm::new()).0,
         }
     }
 
@@ -162,6 +156,8 @@ struct Obj<'s, 'a> {
     shape: &'s Shape<'a>,
     margin: f64,
     shrunk: bool,
+    /// A mesh's last support vertex, where its next search starts.
+    warm: &'s Warm,
 }
 
 impl Obj<'_, '_> {
@@ -217,7 +213,7 @@ impl Obj<'_, '_> {
                 }
             }
             Core::Box { c, mat, size } => box_support(&c, &mat, &size, dir),
-            Core::Mesh { c, mat, vert } => mesh_support(&c, &mat, vert, dir),
+            Core::Mesh { c, mat, mesh } => mesh_support(&c, &mat, &mesh, dir, self.warm),
             _ => (self.shape.core.support(dir), -1),
         };
         if self.margin > 0.0 {
@@ -1259,6 +1255,33 @@ pub fn collide(
     iterations: usize,
     tol: f64,
 ) -> usize {
+    collide_warm(
+        sc,
+        out,
+        margin,
+        a,
+        b,
+        iterations,
+        tol,
+        &Warm::new(),
+        &Warm::new(),
+    )
+}
+
+/// [`collide`] with the shapes' support search state kept by the caller, as MuJoCo's
+/// `mjc_Convex` keeps its two CCD objects across its perturbed queries.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_warm(
+    sc: &mut EpaScratch,
+    out: &mut Vec<PreContact>,
+    margin: f64,
+    a: &Shape,
+    b: &Shape,
+    iterations: usize,
+    tol: f64,
+    w1: &Warm,
+    w2: &Warm,
+) -> usize {
     let mut st = Status {
         separated: false,
         dist: 0.0,
@@ -1276,11 +1299,13 @@ pub fn collide(
         shape: a,
         margin,
         shrunk: false,
+        warm: w1,
     };
     let mut o2 = Obj {
         shape: b,
         margin,
         shrunk: false,
+        warm: w2,
     };
     let dist = ccd(sc, &mut st, &mut o1, &mut o2);
     if dist >= 0.0 || st.nx == 0 {

@@ -6,6 +6,9 @@ mod box_box;
 pub(crate) mod capsule_box;
 pub mod convex;
 mod flex;
+pub mod meshsupport;
+mod perturb;
+mod plane_mesh;
 pub mod primitive;
 pub mod sdf;
 
@@ -46,10 +49,45 @@ impl sdf::SignedDistance for crate::engine::sdf::Torus {
     }
 }
 
-/// Refuses a model whose contacts would need a collision function flexlab lacks: mesh geoms
-/// (MuJoCo collides them through their convex hull, with several contacts against planes),
-/// and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field. Checked once before
-/// stepping, so the step never skips or fakes such a pair.
+/// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo does: against spheres and
+/// ellipsoids (one native-CCD contact), boxes and meshes when the pair has a margin (native
+/// CCD plus perturbed queries, see `perturb`; without a margin MuJoCo clips polygons
+/// instead), and planes when every polygon of the mesh's hull has at most four vertices (see
+/// `plane_mesh` for the larger ones). Capsules and cylinders get up to two contacts from
+/// MuJoCo 3.15.0, each with its own depth, by a feature clipping flexlab lacks.
+fn mesh_pair_supported(m: &Model, g: usize, g2: usize) -> bool {
+    match m.geom_type[g2] {
+        geom::SPHERE | geom::ELLIPSOID => true,
+        geom::BOX | geom::MESH => pair_margin(m, g, g2) > 0.0 || m.opt.disabled(disable::MULTICCD),
+        geom::PLANE => max_polygon(m, g) <= 4,
+        _ => false,
+    }
+}
+
+/// The margin plus gap of a geom pair (m), as the narrow phase uses it.
+fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
+    assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]) + m.geom_gap[g1] + m.geom_gap[g2]
+}
+
+/// Most vertices of one polygon of mesh geom `g`'s hull.
+fn max_polygon(m: &Model, g: usize) -> usize {
+    let Ok(id) = usize::try_from(m.geom_dataid[g]) else {
+        return 0;
+    };
+    let (pa, pn) = (m.mesh_polyadr[id] as usize, m.mesh_polynum[id] as usize);
+    m.mesh_polyvertnum[pa..pa + pn]
+        .iter()
+        .map(|&n| n as usize)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Refuses a model whose contacts would need a collision function flexlab lacks: a mesh geom
+/// against a box or mesh without a margin (MuJoCo's polygon-clipping multi-contact CCD),
+/// against a capsule or cylinder (MuJoCo 3.15.0 clips those too) or an sdf geom, against a
+/// plane when its hull has a polygon of more than four vertices
+/// (whose contact choice flexlab does not reproduce), and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field.
+/// Checked once before stepping, so the step never skips or fakes such a pair.
 pub fn check_supported(m: &Model) -> crate::Result<()> {
     if m.opt.disabled(disable::CONSTRAINT) || m.opt.disabled(disable::CONTACT) {
         return Ok(());
@@ -64,12 +102,18 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
         };
         let (t, a) = (m.geom_contype[g], m.geom_conaffinity[g]);
         let b = m.geom_bodyid[g] as usize;
-        // a field collides with flexes (mjc_FlexSDF) and with primitives and fields (mjc_SDF)
-        let with_flex = !(is_sdf && geom_torus(m, g).is_some())
+        // a field collides with flexes (mjc_FlexSDF) and with primitives and fields
+        // (mjc_SDF); a mesh with flexes through the native CCD
+        let with_flex = is_sdf
+            && geom_torus(m, g).is_none()
             && (0..m.nflex)
                 .any(|f| !bitmask_reject(t, a, m.flex_contype[f], m.flex_conaffinity[f]));
-        let with_geom = (0..m.ngeom).any(|g2| {
-            if is_sdf && geom_torus(m, g).is_some() && m.geom_type[g2] != geom::MESH {
+        let with_geom = (0..m.ngeom).find(|&g2| {
+            let t2 = m.geom_type[g2];
+            if is_sdf && geom_torus(m, g).is_some() && t2 != geom::MESH {
+                return false;
+            }
+            if !is_sdf && mesh_pair_supported(m, g, g2) {
                 return false;
             }
             let b2 = m.geom_bodyid[g2] as usize;
@@ -79,16 +123,64 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
                 && !filter_body_pair(m, b.min(b2), b.max(b2))
                 && !m.exclude_signature.contains(&sig)
         });
-        if with_flex || with_geom {
-            let name = m.names_geom.get(g).filter(|n| !n.is_empty());
-            let id = name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"));
-            return Err(crate::Error::unsupported(format!(
-                "collision with {what} geoms is not supported by flexlab yet ({id} can touch \
-                 other geoms or flexes; set its contype and conaffinity to 0 to step it)"
-            )));
+        if with_flex || with_geom.is_some() {
+            let label = |g: usize| {
+                let name = m.names_geom.get(g).filter(|n| !n.is_empty());
+                name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
+            };
+            let id = label(g);
+            let msg = match with_geom {
+                Some(g2) if !is_sdf && m.geom_type[g2] == geom::PLANE => format!(
+                    "collision of a plane with a mesh whose hull has polygons of more than 4 \
+                     vertices is not supported by flexlab yet ({id} has {}-vertex polygons and \
+                     can touch {}; set contype and conaffinity to 0 on one of them to step it)",
+                    max_polygon(m, g),
+                    label(g2)
+                ),
+                Some(g2) if !is_sdf && matches!(m.geom_type[g2], geom::BOX | geom::MESH) => {
+                    format!(
+                        "collision of mesh geoms with {} geoms without a margin is not supported \
+                     by flexlab yet ({id} can touch {}; set contype and conaffinity to 0 on \
+                     one of them, or give the pair a margin, to step it)",
+                        type_name(m.geom_type[g2]),
+                        label(g2)
+                    )
+                }
+                Some(g2) if !is_sdf => format!(
+                    "collision of mesh geoms with {} geoms is not supported by flexlab yet \
+                     ({id} can touch {}; set contype and conaffinity to 0 on one of them to \
+                     step it)",
+                    type_name(m.geom_type[g2]),
+                    label(g2)
+                ),
+                _ => format!(
+                    "collision with {what} geoms is not supported by flexlab yet ({id} can \
+                     touch other geoms or flexes; set its contype and conaffinity to 0 to step \
+                     it)"
+                ),
+            };
+            return Err(crate::Error::unsupported(msg));
         }
     }
     Ok(())
+}
+
+/// MJCF name of a geom type.
+fn type_name(t: i32) -> &'static str {
+    [
+        "plane",
+        "hfield",
+        "sphere",
+        "capsule",
+        "ellipsoid",
+        "cylinder",
+        "box",
+        "mesh",
+        "sdf",
+    ]
+    .get(t as usize)
+    .copied()
+    .unwrap_or("unknown")
 }
 
 /// Most contacts one geom–flex, flex–flex or self pass keeps (`mjMAXCONPAIR`).
@@ -134,6 +226,8 @@ pub struct CollisionScratch {
     /// Node boxes and the walk's stack for a flex's element hierarchy.
     pub(crate) bvh_box: Vec<[f64; 6]>,
     pub(crate) bvh_stack: Vec<usize>,
+    /// A mesh polygon's vertices kept by the plane–mesh test (loop position, world point).
+    pub(crate) quad: Vec<(usize, Vec3)>,
 }
 
 impl CollisionScratch {
@@ -160,6 +254,13 @@ impl CollisionScratch {
             min_dist: vec![0.0; maxcon],
             bvh_box: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
+            quad: Vec::with_capacity(
+                m.mesh_polyvertnum
+                    .iter()
+                    .map(|&n| n as usize)
+                    .max()
+                    .unwrap_or(0),
+            ),
         }
     }
 }
@@ -672,24 +773,64 @@ pub(crate) fn geom_shape<'a>(m: &'a Model, d: &Data, g: usize) -> Shape<'a> {
             },
             radius: 0.0,
         },
-        geom::MESH => {
-            let id = m.geom_dataid[g];
-            let vert = if id >= 0 {
-                let a = m.mesh_vertadr[id as usize] as usize;
-                let n = m.mesh_vertnum[id as usize] as usize;
-                &m.mesh_vert[3 * a..3 * (a + n)]
-            } else {
-                &m.mesh_vert[0..0]
-            };
-            Shape {
-                core: Core::Mesh { c, mat, vert },
-                radius: 0.0,
-            }
-        }
+        geom::MESH => Shape {
+            core: Core::Mesh {
+                c,
+                mat,
+                mesh: mesh_data(m, g),
+            },
+            radius: 0.0,
+        },
         _ => Shape {
             core: Core::Box { c, mat, size },
             radius: 0.0,
         },
+    }
+}
+
+/// The mesh of mesh geom `g` for support queries: vertices, and the hull graph when the
+/// native CCD climbs it (see [`meshsupport`]).
+pub(crate) fn mesh_data(m: &Model, g: usize) -> meshsupport::MeshData<'_> {
+    let id = m.geom_dataid[g];
+    if id < 0 {
+        return meshsupport::MeshData {
+            vert: &[],
+            graph: &[],
+            extrema: &[],
+        };
+    }
+    let id = id as usize;
+    let a = m.mesh_vertadr[id] as usize;
+    let n = m.mesh_vertnum[id] as usize;
+    let ga = m.mesh_graphadr[id];
+    let graph = if ga < 0 {
+        &m.mesh_graph[0..0]
+    } else {
+        let ga = ga as usize;
+        let nv = m.mesh_graph[ga] as usize;
+        let nf = m.mesh_graph[ga + 1] as usize;
+        &m.mesh_graph[ga..ga + 2 + 3 * nv + 6 * nf]
+    };
+    meshsupport::MeshData {
+        vert: &m.mesh_vert[3 * a..3 * (a + n)],
+        graph,
+        extrema: &m.mesh_extrema[27 * id..27 * id + 27],
+    }
+}
+
+/// The polygons of mesh geom `g`'s mesh, with mesh-local vertex and polygon ids.
+pub(crate) fn mesh_polys(m: &Model, g: usize) -> plane_mesh::MeshPolys<'_> {
+    let id = m.geom_dataid[g].max(0) as usize;
+    let (pa, pn) = (m.mesh_polyadr[id] as usize, m.mesh_polynum[id] as usize);
+    let (va, vn) = (m.mesh_vertadr[id] as usize, m.mesh_vertnum[id] as usize);
+    plane_mesh::MeshPolys {
+        normal: &m.mesh_polynormal[3 * pa..3 * (pa + pn)],
+        vertadr: &m.mesh_polyvertadr[pa..pa + pn],
+        vertnum: &m.mesh_polyvertnum[pa..pa + pn],
+        vert: &m.mesh_polyvert,
+        mapadr: &m.mesh_polymapadr[va..va + vn],
+        mapnum: &m.mesh_polymapnum[va..va + vn],
+        map: &m.mesh_polymap,
     }
 }
 
@@ -771,6 +912,11 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         (geom::PLANE, geom::BOX) => {
             plane_box(out, mg, p1, x1, p2, x2, s2);
         }
+        (geom::PLANE, geom::MESH) => {
+            let mesh = mesh_data(m, g2);
+            let polys = mesh_polys(m, g2);
+            plane_mesh::plane_mesh(out, mg, p1, x1, p2, x2, &mesh, &polys, &mut cs.quad);
+        }
         (geom::PLANE, _) => {
             // deepest support point of the convex geom below the plane
             let n = [x1[2], x1[5], x1[8]];
@@ -802,6 +948,21 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         }
         (geom::BOX, geom::BOX) => {
             box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
+        }
+        (geom::BOX | geom::MESH, geom::MESH) if !m.opt.disabled(disable::MULTICCD) => {
+            // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
+            let a = geom_shape(m, d, g1);
+            let b = geom_shape(m, d, g2);
+            perturb::collide_multi(
+                &mut cs.epa,
+                out,
+                mg,
+                &a,
+                &b,
+                [r1, r2],
+                m.opt.ccd_iterations.max(1) as usize,
+                m.opt.ccd_tolerance,
+            );
         }
         _ => {
             let a = geom_shape(m, d, g1);
