@@ -26,6 +26,92 @@ pub struct ElasticScratch {
     /// Packed symmetric diagonal blocks per vertex (`flexvert_hessian`).
     pub vert_hessian: Vec<f64>,
     pub hessian_valid: Vec<bool>,
+    /// World Jacobian columns of the vertices on bodies that are not simple sliders.
+    pub vjac: VertJac,
+}
+
+/// The world Jacobian columns `∂x_v/∂q_i` of the vertices of non-rigid vertex flexes (dim 2
+/// and 3) whose bodies are not simple sliders, computed once per position stage: the gathers
+/// and scatters of the passive forces and of every metric CG iteration reuse them instead of
+/// walking each vertex's dof chain again. Vertices of simple sliders (the usual vertex bodies)
+/// have no entries: their columns are their `cdof` axes, read directly.
+#[derive(Debug, Clone, Default)]
+pub struct VertJac {
+    /// Per flex vertex (global index), its entries are `adr[v]..adr[v + 1]`.
+    adr: Vec<usize>,
+    /// The dof of each entry, in the chain order (last dof of the body up through its parents).
+    dof: Vec<usize>,
+    /// The column of each entry (world, per unit of the dof's velocity).
+    col: Vec<[f64; 3]>,
+}
+
+/// Whether flex `f` is gathered and scattered through [`flex_map`] (so has [`VertJac`] entries).
+fn maps_vertices(m: &Model, f: usize) -> bool {
+    m.flex_dim[f] >= 2 && m.flex_interp[f] == 0 && m.flex_rigid[f] == 0
+}
+
+impl VertJac {
+    /// The entries' layout and dofs, fixed by the model.
+    pub fn new(m: &Model) -> Self {
+        let mut adr = Vec::with_capacity(m.nflexvert + 1);
+        let mut dof = Vec::new();
+        for f in 0..m.nflex {
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                adr.push(dof.len());
+                if !maps_vertices(m, f) {
+                    continue;
+                }
+                let body = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+                let nd = m.body_dofnum[body] as usize;
+                if nd == 0 || m.body_simple[body] == 2 {
+                    continue;
+                }
+                let mut i = (m.body_dofadr[body] as usize + nd - 1) as i32;
+                while i >= 0 {
+                    dof.push(i as usize);
+                    i = m.dof_parentid[i as usize];
+                }
+            }
+        }
+        adr.push(dof.len());
+        let col = vec![[0.0; 3]; dof.len()];
+        VertJac { adr, dof, col }
+    }
+
+    /// Recomputes the columns from `cdof`, `subtree_com` and `flexvert_xpos` (after `flex`).
+    pub fn update(&mut self, m: &Model, d: &Data) {
+        if self.dof.is_empty() {
+            return;
+        }
+        for f in 0..m.nflex {
+            if !maps_vertices(m, f) {
+                continue;
+            }
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                let (a, b) = (self.adr[v], self.adr[v + 1]);
+                if a == b {
+                    continue;
+                }
+                let body = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+                let root = m.body_rootid[body] as usize;
+                let off = [
+                    d.flexvert_xpos[3 * v] - d.subtree_com[3 * root],
+                    d.flexvert_xpos[3 * v + 1] - d.subtree_com[3 * root + 1],
+                    d.flexvert_xpos[3 * v + 2] - d.subtree_com[3 * root + 2],
+                ];
+                for (col, &i) in self.col[a..b].iter_mut().zip(&self.dof[a..b]) {
+                    let c = &d.cdof[6 * i..6 * i + 6];
+                    *col = [
+                        c[1] * off[2] - c[2] * off[1] + c[3],
+                        c[2] * off[0] - c[0] * off[2] + c[4],
+                        c[0] * off[1] - c[1] * off[0] + c[5],
+                    ];
+                }
+            }
+        }
+    }
 }
 
 impl ElasticScratch {
@@ -41,82 +127,85 @@ impl ElasticScratch {
             edge_hessian: vec![0.0; 9 * m.nflexedge],
             vert_hessian: vec![0.0; 6 * m.nflexvert],
             hessian_valid: vec![false; m.nflex],
+            vjac: VertJac::new(m),
         }
     }
 }
 
 /// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`).
-pub fn flex_gather(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64]) {
-    flex_map(m, d, f, res, vec, 1.0, false);
+pub fn flex_gather(m: &Model, d: &Data, vj: &VertJac, f: usize, res: &mut [f64], vec: &[f64]) {
+    flex_map(m, d, vj, f, res, vec, 1.0, false);
 }
 
 /// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
-pub fn flex_scatter(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64], scale: f64) {
-    flex_map(m, d, f, res, vec, scale, true);
+pub fn flex_scatter(
+    m: &Model,
+    d: &Data,
+    vj: &VertJac,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+) {
+    flex_map(m, d, vj, f, res, vec, scale, true);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn flex_map(
     m: &Model,
     d: &Data,
+    vj: &VertJac,
     f: usize,
     res: &mut [f64],
     vec: &[f64],
     scale: f64,
     transpose: bool,
 ) {
+    debug_assert!(maps_vertices(m, f));
     let vadr = m.flex_vertadr[f] as usize;
     for v in 0..m.flex_vertnum[f] as usize {
         let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
-        if !transpose {
-            res[3 * v..3 * v + 3].fill(0.0);
-        }
         let nd = m.body_dofnum[body] as usize;
         if nd == 0 {
+            if !transpose {
+                res[3 * v..3 * v + 3].fill(0.0);
+            }
             continue;
         }
         let da = m.body_dofadr[body] as usize;
-        if m.body_simple[body] == 2 {
-            for j in 0..nd {
-                let axis = &d.cdof[6 * (da + j) + 3..6 * (da + j) + 6];
-                if transpose {
-                    res[da + j] += scale
-                        * (axis[0] * vec[3 * v]
-                            + axis[1] * vec[3 * v + 1]
-                            + axis[2] * vec[3 * v + 2]);
-                } else {
-                    let q = vec[da + j];
+        let (a, b) = (vj.adr[vadr + v], vj.adr[vadr + v + 1]);
+        let cols = &vj.col[a..b];
+        let dofs = &vj.dof[a..b];
+        if transpose {
+            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
+            if m.body_simple[body] == 2 {
+                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
+                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
+                }
+            } else {
+                for (col, &i) in cols.iter().zip(dofs) {
+                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
+                }
+            }
+        } else {
+            // summed in registers from zero, in the chain order
+            let mut r = [0.0; 3];
+            if m.body_simple[body] == 2 {
+                let q = &vec[da..da + nd];
+                for (c, &q) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).zip(q) {
                     for k in 0..3 {
-                        res[3 * v + k] += axis[k] * q;
+                        r[k] += c[3 + k] * q;
+                    }
+                }
+            } else {
+                for (col, &i) in cols.iter().zip(dofs) {
+                    let q = vec[i];
+                    for k in 0..3 {
+                        r[k] += col[k] * q;
                     }
                 }
             }
-            continue;
-        }
-        let root = m.body_rootid[body] as usize;
-        let off = [
-            d.flexvert_xpos[3 * (vadr + v)] - d.subtree_com[3 * root],
-            d.flexvert_xpos[3 * (vadr + v) + 1] - d.subtree_com[3 * root + 1],
-            d.flexvert_xpos[3 * (vadr + v) + 2] - d.subtree_com[3 * root + 2],
-        ];
-        let mut i = (da + nd - 1) as i32;
-        while i >= 0 {
-            let iu = i as usize;
-            let c = &d.cdof[6 * iu..6 * iu + 6];
-            let col = [
-                c[1] * off[2] - c[2] * off[1] + c[3],
-                c[2] * off[0] - c[0] * off[2] + c[4],
-                c[0] * off[1] - c[1] * off[0] + c[5],
-            ];
-            if transpose {
-                res[iu] += scale
-                    * (col[0] * vec[3 * v] + col[1] * vec[3 * v + 1] + col[2] * vec[3 * v + 2]);
-            } else {
-                let q = vec[iu];
-                for k in 0..3 {
-                    res[3 * v + k] += col[k] * q;
-                }
-            }
-            i = m.dof_parentid[iu];
+            res[3 * v..3 * v + 3].copy_from_slice(&r);
         }
     }
 }
@@ -312,7 +401,7 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     if snh && kd != 0.0 {
         // SNH damping uses the cached PSD tangent, so its power is never positive
         let mut vel = std::mem::take(&mut es.vel);
-        flex_gather(m, d, f, &mut vel[..3 * nvert], &d.qvel);
+        flex_gather(m, d, &es.vjac, f, &mut vel[..3 * nvert], &d.qvel);
         flex_hessian(m, d, es, f);
         let mut dmp = std::mem::take(&mut es.dmp);
         hessian_mul(
@@ -330,12 +419,12 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     let dmp = std::mem::take(&mut es.dmp);
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, f, &mut q, &frc, 1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &frc, 1.0);
         d.a.qfrc_spring = q;
     }
     if kd != 0.0 {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, f, &mut q, &dmp, 1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, 1.0);
         d.a.qfrc_damper = q;
     }
     es.frc = frc;
@@ -367,7 +456,7 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     spr[..3 * nvert].fill(0.0);
     dmp[..3 * nvert].fill(0.0);
     if damper {
-        flex_gather(m, d, f, &mut vv[..3 * nvert], &d.qvel);
+        flex_gather(m, d, &es.vjac, f, &mut vv[..3 * nvert], &d.qvel);
     }
     let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
     for e in 0..m.flex_edgenum[f] as usize {
@@ -417,12 +506,12 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     }
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, f, &mut q, &spr, -1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &spr, -1.0);
         d.a.qfrc_spring = q;
     }
     if damper {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, f, &mut q, &dmp, -damp);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, -damp);
         d.a.qfrc_damper = q;
     }
     es.frc = spr;

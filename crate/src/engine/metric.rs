@@ -8,7 +8,7 @@
 //! other dof. The PCG stops at MuJoCo's relative residual, so both engines agree to
 //! `opt.tolerance` whatever the preconditioner's details.
 
-use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul};
+use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul, VertJac};
 use super::inertia::{factor_i, mul_m, solve_ld};
 use super::Scratch;
 use crate::compile::checks::{
@@ -486,10 +486,12 @@ fn chol3_solve(x: &mut [f64], l: &[f64], b: &[f64]) {
 }
 
 /// `res += scale·K_bend·vec` for standard flex `f` (dof vectors), through the vertex map.
+#[allow(clippy::too_many_arguments)]
 fn bend_mul(
     m: &Model,
     d: &Data,
     ms: &mut MetricState,
+    vj: &VertJac,
     f: usize,
     res: &mut [f64],
     vec: &[f64],
@@ -500,7 +502,7 @@ fn bend_mul(
     }
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, f, gw, vec);
+    flex_gather(m, d, vj, f, gw, vec);
     gr.fill(0.0);
     let b = &m.flex_bending[m.flex_bendingadr[f] as usize..];
     let ea = m.flex_edgeadr[f] as usize;
@@ -526,7 +528,7 @@ fn bend_mul(
             }
         }
     }
-    flex_scatter(m, d, f, res, gr, scale);
+    flex_scatter(m, d, vj, f, res, gr, scale);
 }
 
 /// `res += scale·K_stretch·vec` for standard flex `f`, with the cached PSD Hessian.
@@ -550,10 +552,10 @@ fn stretch_mul(
     flex_hessian(m, d, es, f);
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, f, gw, vec);
+    flex_gather(m, d, &es.vjac, f, gw, vec);
     gr.fill(0.0);
     hessian_mul(m, es, f, gr, gw, 1.0);
-    flex_scatter(m, d, f, res, gr, scale);
+    flex_scatter(m, d, &es.vjac, f, res, gr, scale);
 }
 
 /// Velocity stage (`mj_effShift`): `efm_c = −h·K·v` and the damping part of `efm_diag`.
@@ -572,7 +574,16 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
             if !s.metric.flex_on[f] || s.metric.csr.covered[f] {
                 continue;
             }
-            bend_mul(m, d, &mut s.metric, f, &mut c, &d.a.qvel, -h);
+            bend_mul(
+                m,
+                d,
+                &mut s.metric,
+                &s.elastic.vjac,
+                f,
+                &mut c,
+                &d.a.qvel,
+                -h,
+            );
             stretch_mul(
                 m,
                 d,
@@ -667,7 +678,7 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
             continue;
         }
         let scale = ms.flex_scale[f];
-        bend_mul(m, d, ms, f, res, vec, scale);
+        bend_mul(m, d, ms, &s.elastic.vjac, f, res, vec, scale);
         stretch_mul(m, d, ms, &mut s.elastic, f, res, vec, scale);
     }
     // interpolated flexes: res += (h² + h·β)·K·vec
