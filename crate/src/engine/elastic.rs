@@ -486,20 +486,25 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
             frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
         }
         let bb = &b[17 * e..17 * e + 17];
+        let vj = v.map(|v| 3 * v as usize);
         for i in 0..4 {
-            let vi = 3 * v[i] as usize;
+            let vi = vj[i];
+            let row = &bb[4 * i..4 * i + 4];
             for c in 0..3 {
-                for j in 0..4 {
-                    let vj = 3 * v[j] as usize;
-                    if spring {
-                        spr[vi + c] += bb[4 * i + j] * x[vj + c];
-                    }
-                    if damper {
-                        dmp[vi + c] += bb[4 * i + j] * vv[vj + c];
-                    }
-                }
+                // summed in registers, in the same order as into `spr` and `dmp`
                 if spring {
-                    spr[vi + c] += bb[16] * frc[i][c];
+                    let mut r = spr[vi + c];
+                    for (w, &o) in row.iter().zip(&vj) {
+                        r += w * x[o + c];
+                    }
+                    spr[vi + c] = r + bb[16] * frc[i][c];
+                }
+                if damper {
+                    let mut r = dmp[vi + c];
+                    for (w, &o) in row.iter().zip(&vj) {
+                        r += w * vv[o + c];
+                    }
+                    dmp[vi + c] = r;
                 }
             }
         }

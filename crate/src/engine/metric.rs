@@ -517,15 +517,20 @@ fn bend_mul(
             continue;
         }
         let bb = &b[17 * e..17 * e + 16];
-        for i in 0..4 {
+        let g = st.map(|v| {
+            let o = 3 * v as usize;
+            [gw[o], gw[o + 1], gw[o + 2]]
+        });
+        for (i, row) in bb.chunks_exact(4).enumerate() {
+            // summed in registers, in the same order as into `gr`
             let vi = 3 * st[i] as usize;
-            for j in 0..4 {
-                let vj = 3 * st[j] as usize;
-                let c = bb[4 * i + j];
-                gr[vi] += c * gw[vj];
-                gr[vi + 1] += c * gw[vj + 1];
-                gr[vi + 2] += c * gw[vj + 2];
+            let mut r = [gr[vi], gr[vi + 1], gr[vi + 2]];
+            for (c, gj) in row.iter().zip(&g) {
+                for k in 0..3 {
+                    r[k] += c * gj[k];
+                }
             }
+            gr[vi..vi + 3].copy_from_slice(&r);
         }
     }
     flex_scatter(m, d, vj, f, res, gr, scale);
