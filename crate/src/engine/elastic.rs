@@ -256,21 +256,6 @@ pub fn tension(out: &mut [f64; 6], metric: &[f64; 36], s: &[f64; 6], nedge: usiz
     }
 }
 
-#[inline]
-fn stretch_force(force: &mut [f64], vert: &[i32], t: &[f64; 6], ev: &[[f64; 3]; 6], dim: usize) {
-    let ne = if dim == 2 { 3 } else { 6 };
-    let edges = &STRETCH_EDGES[dim - 2];
-    for e in 0..ne {
-        for i in 0..2 {
-            let v = 3 * vert[edges[e][i]] as usize;
-            for k in 0..3 {
-                let g = if i == 0 { ev[e][k] } else { -ev[e][k] };
-                force[v + k] -= t[e] * g;
-            }
-        }
-    }
-}
-
 /// Adds the gradient of the SNH cubic Gram term γ·P(s) to the edge tension.
 pub fn snh_cubic(t: &mut [f64; 6], s: &[f64; 6], gamma: f64) {
     let (a, b, c) = (s[0], s[2], s[4]);
@@ -315,6 +300,154 @@ pub fn snh_volume(grad: &mut [[f64; 3]; 4], ev: &[[f64; 3]; 6], k23: f64) -> f64
     crate::math::dot3(&ab, &c) * k23
 }
 
+/// Index of entry (a, b) of a symmetric `n × n` matrix packed as its upper triangle by rows.
+const fn packed_index(n: usize, a: usize, b: usize) -> usize {
+    let (r, c) = if a <= b { (a, b) } else { (b, a) };
+    r * n - r * (r.saturating_sub(1)) / 2 + c - r
+}
+
+/// [`packed_index`] for every entry of the `n × n` edge metric (n = 3 or 6).
+const fn packed_table<const N: usize>() -> [[usize; N]; N] {
+    let mut t = [[0; N]; N];
+    let mut a = 0;
+    while a < N {
+        let mut b = 0;
+        while b < N {
+            t[a][b] = packed_index(N, a, b);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// The inputs of the per-element stretch forces of one flex ([`stretch`]).
+struct StretchElems<'a> {
+    /// Packed metrics (and SNH constants), `stride` per element.
+    k: &'a [f64],
+    stride: usize,
+    elem: &'a [i32],
+    eelem: &'a [i32],
+    nelem: usize,
+    /// Vertex positions of the flex (m), 3 per vertex.
+    x: &'a [f64],
+    /// Edge lengths, rest lengths (m) and elongation rates (m/s) of the flex's edges.
+    length: &'a [f64],
+    rest: &'a [f64],
+    vel: &'a [f64],
+    h: f64,
+    kd: f64,
+    snh: bool,
+    spring: bool,
+}
+
+impl StretchElems<'_> {
+    /// Adds the elements' spring forces to `frc` and damping forces to `dmp` (world, N per
+    /// vertex). `NV` vertices and `NE` edges per element; the arithmetic and its order are
+    /// those of `edge_vectors`, `elongation`, `unpack_metric`/`tension` and the per-edge force
+    /// `∓t·(x_i − x_j)` on the edge's vertices, with each element's vertex forces summed in
+    /// registers (its vertices are distinct).
+    fn forces<const NV: usize, const NE: usize>(&self, frc: &mut [f64], dmp: &mut [f64]) {
+        // constants after monomorphization, so the unrolled loops index registers, not memory
+        let edges: [[usize; 2]; 6] = STRETCH_EDGES[NV - 3];
+        let pack: [[usize; NE]; NE] = packed_table::<NE>();
+        let mut ev = [[0.0; 3]; 6];
+        let mut t = [0.0; 6];
+        let mut el = [0.0; 6];
+        let mut grad = [[0.0; 3]; 4];
+        for e in 0..self.nelem {
+            let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
+            let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+            let o = vert.map(|v| 3 * v as usize);
+            let p = o.map(|o| [self.x[o], self.x[o + 1], self.x[o + 2]]);
+            for a in 0..NE {
+                let [i, j] = edges[a];
+                for c in 0..3 {
+                    ev[a][c] = p[i][c] - p[j][c];
+                }
+            }
+            let len = ee.map(|i| self.length[i as usize]);
+            for a in 0..NE {
+                let r = self.rest[ee[a] as usize];
+                el[a] = len[a] * len[a] - r * r;
+            }
+            let kk = &self.k[self.stride * e..self.stride * e + self.stride];
+            packed_tension::<NE>(&mut t, kk, &pack, &el);
+            let mut pressure = 0.0;
+            if self.snh {
+                snh_cubic(&mut t, &el, kk[21]);
+                pressure = 2.0 * kk[22] * (snh_volume(&mut grad, &ev, kk[23]) - 1.0);
+            }
+            if self.spring {
+                let p = self.snh.then_some((&grad, pressure));
+                apply_tension::<NV, NE>(frc, &o, &edges, &t, &ev, p);
+            }
+            if self.snh {
+                continue;
+            }
+            if self.kd != 0.0 {
+                for a in 0..NE {
+                    let dl = self.vel[ee[a] as usize] * self.h;
+                    el[a] = dl * (2.0 * len[a] - dl) * self.kd;
+                }
+                packed_tension::<NE>(&mut t, kk, &pack, &el);
+                apply_tension::<NV, NE>(dmp, &o, &edges, &t, &ev, None);
+            }
+        }
+    }
+}
+
+/// `t = metric · s` with the metric read from its packed upper triangle `kk` ([`tension`]).
+#[inline(always)]
+fn packed_tension<const NE: usize>(
+    t: &mut [f64; 6],
+    kk: &[f64],
+    pack: &[[usize; NE]; NE],
+    s: &[f64; 6],
+) {
+    for a in 0..NE {
+        let mut v = 0.0;
+        for b in 0..NE {
+            v += kk[pack[a][b]] * s[b];
+        }
+        t[a] = v;
+    }
+}
+
+/// The edge tensions' vertex forces `−t·∂(l²)/∂x / 2` of one element (vertex offsets `o` into
+/// `force`), then the SNH volume term `−pressure·∂J/∂x` when given; each vertex's force is
+/// summed in registers.
+#[inline(always)]
+fn apply_tension<const NV: usize, const NE: usize>(
+    force: &mut [f64],
+    o: &[usize; NV],
+    edges: &[[usize; 2]; 6],
+    t: &[f64; 6],
+    ev: &[[f64; 3]; 6],
+    volume: Option<(&[[f64; 3]; 4], f64)>,
+) {
+    let mut fv = o.map(|o| [force[o], force[o + 1], force[o + 2]]);
+    for a in 0..NE {
+        let [v0, v1] = edges[a];
+        for c in 0..3 {
+            fv[v0][c] -= t[a] * ev[a][c];
+        }
+        for c in 0..3 {
+            fv[v1][c] -= t[a] * -ev[a][c];
+        }
+    }
+    if let Some((grad, pressure)) = volume {
+        for v in 0..NV {
+            for c in 0..3 {
+                fv[v][c] += grad[v][c] * -pressure;
+            }
+        }
+    }
+    for (f, &o) in fv.iter().zip(o) {
+        force[o..o + 3].copy_from_slice(f);
+    }
+}
+
 /// Stretch (StVK or SNH) forces and their Rayleigh damping for vertex flex `f`.
 pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, damper: bool) {
     let sadr = m.flex_stiffnessadr[f];
@@ -336,7 +469,6 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
         return;
     }
     let dim = m.flex_dim[f] as usize;
-    let ne = if dim == 2 { 3 } else { 6 };
     let stride = if dim == 3 { 24 } else { 21 };
     let snh = dim == 3 && k[21] != 0.0;
     let nvert = m.flex_vertnum[f] as usize;
@@ -350,52 +482,26 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     frc.fill(0.0);
     dmp.fill(0.0);
     {
-        let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
-        let length = &d.flexedge_length[eadr..];
-        let rest = &m.flexedge_length0[eadr..];
-        let vel = &d.flexedge_velocity[eadr..];
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        let mut grad = [[0.0; 3]; 4];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            edge_vectors(&mut ev, x, vert, dim);
-            let packed = &k[stride * e..stride * e + 21];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            elongation(&mut el, ee, length, rest, ne);
-            unpack_metric(&mut metric, packed, ne);
-            tension(&mut t, &metric, &el, ne);
-            let mut pressure = 0.0;
-            if snh {
-                let kk = &k[stride * e..stride * e + 24];
-                snh_cubic(&mut t, &el, kk[21]);
-                pressure = 2.0 * kk[22] * (snh_volume(&mut grad, &ev, kk[23]) - 1.0);
-            }
-            if spring {
-                stretch_force(frc, vert, &t, &ev, dim);
-                if snh {
-                    for v in 0..4 {
-                        let o = 3 * vert[v] as usize;
-                        for c in 0..3 {
-                            frc[o + c] += grad[v][c] * -pressure;
-                        }
-                    }
-                }
-            }
-            if snh {
-                continue;
-            }
-            if kd != 0.0 {
-                for i in 0..ne {
-                    let idx = ee[i] as usize;
-                    let dl = vel[idx] * h;
-                    el[i] = dl * (2.0 * length[idx] - dl) * kd;
-                }
-                tension(&mut t, &metric, &el, ne);
-                stretch_force(dmp, vert, &t, &ev, dim);
-            }
+        let el = StretchElems {
+            k,
+            stride,
+            elem,
+            eelem,
+            nelem: m.flex_elemnum[f] as usize,
+            x: &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)],
+            length: &d.flexedge_length[eadr..],
+            rest: &m.flexedge_length0[eadr..],
+            vel: &d.flexedge_velocity[eadr..],
+            h,
+            kd,
+            snh,
+            spring,
+        };
+        // sizes known at compile time: the element loops unroll without bounds checks
+        if dim == 3 {
+            el.forces::<4, 6>(frc, dmp);
+        } else {
+            el.forces::<3, 3>(frc, dmp);
         }
     }
     if snh && kd != 0.0 {
