@@ -1125,18 +1125,84 @@ impl JacT {
     }
 }
 
+/// `dofs` as a range when they are increasing and contiguous (one island holding a whole
+/// flex, say), so the element-wise loops below run on plain slices, which the compiler
+/// vectorises without bounds checks; the result is the same either way.
+#[inline]
+fn dof_range(dofs: &[usize]) -> Option<std::ops::Range<usize>> {
+    let n = dofs.len();
+    (n > 0 && dofs[n - 1] - dofs[0] == n - 1).then(|| dofs[0]..dofs[0] + n)
+}
+
+/// `op(&mut y[i], x[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map1_part(y: &mut [f64], x: &[f64], dofs: &[usize], op: impl Fn(&mut f64, f64)) {
+    match dof_range(dofs) {
+        Some(r) => {
+            for (y, &x) in y[r.clone()].iter_mut().zip(&x[r]) {
+                op(y, x);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], x[i]);
+            }
+        }
+    }
+}
+
+/// `op(&mut y[i], a[i], b[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map2_part(y: &mut [f64], a: &[f64], b: &[f64], dofs: &[usize], op: impl Fn(&mut f64, f64, f64)) {
+    match dof_range(dofs) {
+        Some(r) => {
+            let (a, b) = (&a[r.clone()], &b[r.clone()]);
+            for ((y, &a), &b) in y[r].iter_mut().zip(a).zip(b) {
+                op(y, a, b);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], a[i], b[i]);
+            }
+        }
+    }
+}
+
+/// `op(&mut y[i], a[i], b[i], c[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map3_part(
+    y: &mut [f64],
+    a: &[f64],
+    b: &[f64],
+    c: &[f64],
+    dofs: &[usize],
+    op: impl Fn(&mut f64, f64, f64, f64),
+) {
+    match dof_range(dofs) {
+        Some(r) => {
+            let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
+            for (((y, &a), &b), &c) in y[r].iter_mut().zip(a).zip(b).zip(c) {
+                op(y, a, b, c);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], a[i], b[i], c[i]);
+            }
+        }
+    }
+}
+
 /// `Σ a[i]·b[i]` over the dofs `dofs`, in `mju_dot`'s order (four running sums over the
 /// island-local index, then the remainder): CG's iterates follow rounding closely enough that
 /// the order decides whether they track MuJoCo's.
 fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
-    let n = dofs.len();
-    if n > 0 && dofs[n - 1] - dofs[0] == n - 1 {
-        // increasing and distinct, so contiguous (one island holding a whole flex, say): the
-        // same sums over plain slices, which the compiler vectorises without bounds checks
-        let lo = dofs[0];
-        return dot_mj_slices(&a[lo..lo + n], &b[lo..lo + n]);
+    if let Some(r) = dof_range(dofs) {
+        // the same sums over plain slices
+        return dot_mj_slices(&a[r.clone()], &b[r]);
     }
-    dot_mj(n, |k| a[dofs[k]] * b[dofs[k]])
+    dot_mj(dofs.len(), |k| a[dofs[k]] * b[dofs[k]])
 }
 
 /// [`dot_mj`] of two equal-length slices.
@@ -1334,9 +1400,9 @@ fn primal_part(
         w.jar[r] -= d.a.efc_aref[r];
     }
     part_update(d, w, rows, dofs, elliptic_hessian);
-    for &i in dofs {
-        w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-    }
+    map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
+        *g = ma - f - q
+    });
     // the CG direction M⁻¹·grad bounds the suboptimality (a certificate of convergence)
     part_prec(m, d, w, dofs);
     let gap = (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
@@ -1348,9 +1414,7 @@ fn primal_part(
         done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     }
     if !done {
-        for &i in dofs {
-            w.search[i] = -w.mgrad[i];
-        }
+        map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g);
     }
     let mut iter = 0;
     while !done && iter < m.opt.iterations as usize {
@@ -1358,26 +1422,22 @@ fn primal_part(
         if alpha == 0.0 {
             break;
         }
-        for &i in dofs {
-            w.a[i] += alpha * w.search[i];
-            w.ma[i] += alpha * w.mv[i];
-        }
+        map1_part(&mut w.a, &w.search, dofs, |a, s| *a += alpha * s);
+        map1_part(&mut w.ma, &w.mv, dofs, |ma, mv| *ma += alpha * mv);
         for &r in rows {
             w.jar[r] += alpha * w.jv[r];
         }
         if !newton {
-            for &i in dofs {
-                w.grad_old[i] = w.grad[i];
-                w.mgrad_old[i] = w.mgrad[i];
-            }
+            map1_part(&mut w.grad_old, &w.grad, dofs, |o, g| *o = g);
+            map1_part(&mut w.mgrad_old, &w.mgrad, dofs, |o, g| *o = g);
         }
         for &r in rows {
             w.oldstate[r] = d.a.efc_state[r];
         }
         part_update(d, w, rows, dofs, elliptic_hessian);
-        for &i in dofs {
-            w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-        }
+        map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
+            *g = ma - f - q
+        });
         if newton {
             w.hess.refresh(d);
             w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
@@ -1397,16 +1457,16 @@ fn primal_part(
             break;
         }
         if newton {
-            for &i in dofs {
-                w.search[i] = -w.mgrad[i];
-            }
+            map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g);
         } else {
             // Hager–Zhang conjugate direction, restarted when conjugacy is lost
             let beta = {
-                for &i in dofs {
-                    w.graddif[i] = w.grad[i] - w.grad_old[i];
-                    w.mgraddif[i] = w.mgrad[i] - w.mgrad_old[i];
-                }
+                map2_part(&mut w.graddif, &w.grad, &w.grad_old, dofs, |y, g, o| {
+                    *y = g - o
+                });
+                map2_part(&mut w.mgraddif, &w.mgrad, &w.mgrad_old, dofs, |y, g, o| {
+                    *y = g - o
+                });
                 let d_dot_y = dot_part(&w.search, &w.graddif, dofs);
                 if d_dot_y < MINVAL {
                     0.0
@@ -1421,9 +1481,7 @@ fn primal_part(
                     eta_k.max(beta_hz)
                 }
             };
-            for &i in dofs {
-                w.search[i] = -w.mgrad[i] + beta * w.search[i];
-            }
+            map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g + beta * *s);
         }
     }
     iter
@@ -1437,9 +1495,7 @@ fn part_update(d: &mut Data, w: &mut SolverScratch, rows: &[usize], dofs: &[usiz
 
 /// `w.mgrad = M⁻¹·w.grad` on `dofs`.
 fn part_prec(m: &Model, d: &Data, w: &mut SolverScratch, dofs: &[usize]) {
-    for &i in dofs {
-        w.mgrad[i] = w.grad[i];
-    }
+    map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
     if w.metric_diag.is_empty() {
         solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
     } else {
