@@ -1035,19 +1035,29 @@ fn direction(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, ne
 /// `out = M·x` on the dofs `dofs` (whole kinematic trees, so M's rows stay inside them), in
 /// `mju_mulSymVecSparse`'s order.
 fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
-    for &i in dofs {
-        out[i] = 0.0;
+    match dof_range(dofs) {
+        Some(r) => out[r].fill(0.0),
+        None => {
+            for &i in dofs {
+                out[i] = 0.0;
+            }
+        }
     }
     for &i in dofs {
         let adr = m.M_rowadr[i] as usize;
-        let diag = m.M_rownnz[i] as usize - 1;
-        out[i] = mm[adr + diag] * x[i];
-        for k in (0..diag).rev() {
-            let j = m.M_colind[adr + k] as usize;
-            let v = mm[adr + k];
-            out[i] += v * x[j];
-            out[j] += v * x[i];
+        let n = m.M_rownnz[i] as usize;
+        let (vals, diag) = mm[adr..adr + n].split_at(n - 1);
+        let cols = &m.M_colind[adr..adr + n - 1];
+        let xi = x[i];
+        // row i's sum in a register: its columns j are below the diagonal, so `out[j]` is
+        // never `out[i]`
+        let mut oi = diag[0] * xi;
+        for (&v, &j) in vals.iter().zip(cols).rev() {
+            let j = j as usize;
+            oi += v * x[j];
+            out[j] += v * xi;
         }
+        out[i] = oi;
     }
 }
 
@@ -1069,14 +1079,13 @@ fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &
         let xi = x[i];
         if n > 1 && xi != 0.0 {
             let adr = m.M_rowadr[i] as usize;
-            for t in adr..adr + n - 1 {
-                x[m.M_colind[t] as usize] -= qld[t] * xi;
+            let cols = &m.M_colind[adr..adr + n - 1];
+            for (&l, &j) in qld[adr..adr + n - 1].iter().zip(cols) {
+                x[j as usize] -= l * xi;
             }
         }
     }
-    for &i in dofs {
-        x[i] *= diaginv[i];
-    }
+    map1_part(x, diaginv, dofs, |x, d| *x *= d);
     for &i in dofs {
         let n = m.M_rownnz[i] as usize;
         if n > 1 {
@@ -1098,10 +1107,26 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 /// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it (all
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
 fn mul_jac_t_part(d: &Data, jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
-    for &i in dofs {
-        let e = &jt.entry[jt.ptr[i]..jt.ptr[i + 1]];
-        let res = sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0]);
-        out[i] = res;
+    // most dofs of a large island touch no row: their sum is 0 without the call
+    let dof_t = |e: &[(usize, usize)]| {
+        if e.is_empty() {
+            0.0
+        } else {
+            sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0])
+        }
+    };
+    match dof_range(dofs) {
+        Some(r) => {
+            let ptr = &jt.ptr[r.start..=r.end];
+            for (o, p) in out[r].iter_mut().zip(ptr.windows(2)) {
+                *o = dof_t(&jt.entry[p[0]..p[1]]);
+            }
+        }
+        None => {
+            for &i in dofs {
+                out[i] = dof_t(&jt.entry[jt.ptr[i]..jt.ptr[i + 1]]);
+            }
+        }
     }
 }
 
