@@ -184,9 +184,10 @@ pub fn node_positions(m: &Model, d: &Data, f: usize, out: &mut [f64]) {
     }
 }
 
-/// The translational Jacobian columns `∂x_v/∂q` of the vertices on simple bodies (the usual
-/// vertex bodies), computed once per step ahead of the edge rows: each vertex is in several
-/// edges (about 11 in a tetrahedral grid), which had each recomputed them.
+/// Per-vertex data of [`flex`]: the translational Jacobian columns `∂x_v/∂q` of the vertices on
+/// simple bodies (the usual vertex bodies), computed once per step ahead of the edge rows (each
+/// vertex is in several edges, about 11 in a tetrahedral grid, which had each recomputed them),
+/// and the constant cell bases of the vertices of interpolated flexes.
 #[derive(Debug, Clone, Default)]
 pub struct VertCols {
     /// Per flex vertex (global index), its columns are `adr[v]..adr[v + 1]`, one per dof of its
@@ -194,6 +195,12 @@ pub struct VertCols {
     adr: Vec<usize>,
     /// World columns (m per unit of the dof).
     col: Vec<[f64; 3]>,
+    /// Per vertex of an interpolated flex (global index), its cell's nodes and their basis
+    /// values are `basis_adr[v]..basis_adr[v + 1]` of `basis_node`, `basis`: model constants
+    /// (the cell and local coordinates come from `flex_vert0`), so looked up once.
+    basis_adr: Vec<usize>,
+    basis_node: Vec<usize>,
+    basis: Vec<f64>,
 }
 
 impl VertCols {
@@ -214,9 +221,35 @@ impl VertCols {
             }
         }
         adr.push(n);
+        let (mut basis_adr, mut basis_node, mut basis) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut local, mut nodes, mut values) = ([0.0; 3], [0usize; 27], [0.0; 27]);
+        for f in 0..m.nflex {
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                basis_adr.push(basis.len());
+                if m.flex_interp[f] == 0 {
+                    continue;
+                }
+                let order = m.flex_interp[f].unsigned_abs() as usize;
+                let npc = cell_lookup(
+                    &m.flex_vert0[3 * v..3 * v + 3],
+                    &m.flex_cellnum[3 * f..3 * f + 3],
+                    order,
+                    &mut local,
+                    &mut nodes,
+                );
+                eval_basis(&mut values, &local, order);
+                basis_node.extend_from_slice(&nodes[..npc]);
+                basis.extend_from_slice(&values[..npc]);
+            }
+        }
+        basis_adr.push(basis.len());
         VertCols {
             adr,
             col: vec![[0.0; 3]; n],
+            basis_adr,
+            basis_node,
+            basis,
         }
     }
 
@@ -272,25 +305,14 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
                 d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&p);
             }
         } else {
-            let order = m.flex_interp[f].unsigned_abs() as usize;
             node_positions(m, d, f, nodebuf);
-            let mut local = [0.0; 3];
-            let mut nodes = [0usize; 27];
-            let mut basis = [0.0; 27];
             for i in vstart..vend {
-                let npc = cell_lookup(
-                    &m.flex_vert0[3 * i..3 * i + 3],
-                    &m.flex_cellnum[3 * f..3 * f + 3],
-                    order,
-                    &mut local,
-                    &mut nodes,
-                );
-                eval_basis(&mut basis, &local, order);
+                let (a, b) = (vc.basis_adr[i], vc.basis_adr[i + 1]);
                 let mut r = [0.0; 3];
-                for j in 0..npc {
-                    let n = nodes[j];
+                for (&n, &w) in vc.basis_node[a..b].iter().zip(&vc.basis[a..b]) {
+                    let x = &nodebuf[3 * n..3 * n + 3];
                     for k in 0..3 {
-                        r[k] += nodebuf[3 * n + k] * basis[j];
+                        r[k] += x[k] * w;
                     }
                 }
                 d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&r);
