@@ -428,19 +428,25 @@ pub fn fold_constraints(d: &Data, ms: &mut MetricState) {
         }
         let adr = d.a.efc_J_rowadr[r] as usize;
         let n = d.a.efc_J_rownnz[r] as usize;
-        for a in adr..adr + n {
-            let ia = d.a.efc_J_colind[a] as usize;
+        let (cols, vals) = (&d.a.efc_J_colind[adr..adr + n], &d.a.efc_J[adr..adr + n]);
+        debug_assert!(cols.windows(2).all(|w| w[0] < w[1]));
+        for (a, (&ia, &va)) in cols.iter().zip(vals).enumerate() {
+            let ia = ia as usize;
             let k = ms.dof_block[ia];
             if k < 0 {
                 continue;
             }
             let k = k as usize;
             let base = ms.block_dof[k];
-            let ja = dd * d.a.efc_J[a];
-            for b in adr..adr + n {
-                let ib = d.a.efc_J_colind[b] as usize;
+            let ja = dd * va;
+            // a row's dofs increase, so the block's three (base..base + 3) are the entries
+            // within two of `a`: scan only those, in the same order
+            let lo = a - (ia - base).min(a);
+            let hi = (a + 3 - (ia - base)).min(n);
+            for (&ib, &vb) in cols[lo..hi].iter().zip(&vals[lo..hi]) {
+                let ib = ib as usize;
                 if ms.dof_block[ib] == k as i32 {
-                    ms.blocks_fold[9 * k + 3 * (ia - base) + (ib - base)] += ja * d.a.efc_J[b];
+                    ms.blocks_fold[9 * k + 3 * (ia - base) + (ib - base)] += ja * vb;
                 }
             }
         }
