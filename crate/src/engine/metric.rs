@@ -771,9 +771,11 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64],
                 break;
             }
             let alpha = rz / pap;
-            for i in 0..nv {
-                x[i] += alpha * p[i];
-                r[i] -= alpha * ap[i];
+            for (x, &p) in x[..nv].iter_mut().zip(&p[..nv]) {
+                *x += alpha * p;
+            }
+            for (r, &ap) in r[..nv].iter_mut().zip(&ap[..nv]) {
+                *r -= alpha * ap;
             }
             if dot(&r, &r) < tol {
                 capped = false;
@@ -782,8 +784,8 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64],
             precondition(m, d, &mut s.metric, &mut z, &r);
             let rznew = dot(&r, &z);
             let beta = rznew / rz;
-            for i in 0..nv {
-                p[i] = z[i] + beta * p[i];
+            for (p, &z) in p[..nv].iter_mut().zip(&z[..nv]) {
+                *p = z + beta * *p;
             }
             rz = rznew;
         }
@@ -817,8 +819,8 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut s = 0.0;
-    for i in 0..a.len() {
-        s += a[i] * b[i];
+    for (x, y) in a.iter().zip(&b[..a.len()]) {
+        s += x * y;
     }
     s
 }

@@ -934,12 +934,10 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         }
         w.tmp = smooth;
     }
-    for i in 0..nv {
-        w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-    }
+    set_grad(w, nv);
     direction(m, d, s, w, newton);
-    for i in 0..nv {
-        w.search[i] = -w.mgrad[i];
+    for (s, &g) in w.search[..nv].iter_mut().zip(&w.mgrad[..nv]) {
+        *s = -g;
     }
     let mut iter = 0;
     // zero-iteration certificate
@@ -965,20 +963,20 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
             break;
         }
         // move along the search direction, updating M̃a and J·a − aref incrementally
-        for i in 0..nv {
-            w.a[i] += alpha * w.search[i];
-            w.ma[i] += alpha * w.mv[i];
+        for (a, &s) in w.a[..nv].iter_mut().zip(&w.search[..nv]) {
+            *a += alpha * s;
         }
-        for r in 0..d.nefc {
-            w.jar[r] += alpha * w.jv[r];
+        for (ma, &mv) in w.ma[..nv].iter_mut().zip(&w.mv[..nv]) {
+            *ma += alpha * mv;
+        }
+        for (jar, &jv) in w.jar[..d.nefc].iter_mut().zip(&w.jv[..d.nefc]) {
+            *jar += alpha * jv;
         }
         let old = cost;
         cost = update_cost(m, d, w, newton);
         w.grad_old.copy_from_slice(&w.grad);
         w.mgrad_old.copy_from_slice(&w.mgrad);
-        for i in 0..nv {
-            w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-        }
+        set_grad(w, nv);
         direction(m, d, s, w, newton);
         let improvement = scale * (old - cost);
         let gradient = scale * dot(&w.grad, &w.grad).sqrt();
@@ -986,8 +984,8 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
             break;
         }
         if newton {
-            for i in 0..nv {
-                w.search[i] = -w.mgrad[i];
+            for (s, &g) in w.search[..nv].iter_mut().zip(&w.mgrad[..nv]) {
+                *s = -g;
             }
         } else {
             // Polak–Ribière with restart
@@ -1001,12 +999,20 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
             } else {
                 0.0
             };
-            for i in 0..nv {
-                w.search[i] = -w.mgrad[i] + beta * w.search[i];
+            for (s, &g) in w.search[..nv].iter_mut().zip(&w.mgrad[..nv]) {
+                *s = -g + beta * *s;
             }
         }
     }
     finish(d, w, iter);
+}
+
+/// `grad = M̃·a − f − qfrc` on all dofs.
+fn set_grad(w: &mut SolverScratch, nv: usize) {
+    let (ma, f, q) = (&w.ma[..nv], &w.f[..nv], &w.qfrc[..nv]);
+    for (((g, &ma), &f), &q) in w.grad[..nv].iter_mut().zip(ma).zip(f).zip(q) {
+        *g = ma - f - q;
+    }
 }
 
 fn finish(d: &mut Data, w: &SolverScratch, iter: usize) {
