@@ -188,7 +188,8 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     m.flex_rigid = vec![0; rigid.len()];
     let mut s = jacobian::JacScratch::new(m.nv);
     let mut nodebuf = vec![0.0; 3 * m.nflexnode.max(1)];
-    flex::flex(m, &mut d, &mut s, &mut nodebuf);
+    let mut vc = flex::VertCols::new(m);
+    flex::flex(m, &mut d, &mut s, &mut vc, &mut nodebuf);
     m.flex_rigid = rigid;
     m.flexedge_length0.copy_from_slice(&d.a.flexedge_length);
     m.flex_tree = (0..m.nflex)

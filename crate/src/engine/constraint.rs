@@ -1345,8 +1345,11 @@ pub fn mul_jac(d: &Data, res: &mut [f64], vec: &[f64]) {
         let adr = d.a.efc_J_rowadr[r] as usize;
         let n = d.a.efc_J_rownnz[r] as usize;
         let mut s = 0.0;
-        for k in adr..adr + n {
-            s += d.a.efc_J[k] * vec[d.a.efc_J_colind[k] as usize];
+        for (&v, &c) in d.a.efc_J[adr..adr + n]
+            .iter()
+            .zip(&d.a.efc_J_colind[adr..adr + n])
+        {
+            s += v * vec[c as usize];
         }
         res[r] = s;
     }
@@ -1362,8 +1365,11 @@ pub fn mul_jac_t(d: &Data, res: &mut [f64], vec: &[f64]) {
         }
         let adr = d.a.efc_J_rowadr[r] as usize;
         let n = d.a.efc_J_rownnz[r] as usize;
-        for k in adr..adr + n {
-            res[d.a.efc_J_colind[k] as usize] += d.a.efc_J[k] * f;
+        for (&v, &c) in d.a.efc_J[adr..adr + n]
+            .iter()
+            .zip(&d.a.efc_J_colind[adr..adr + n])
+        {
+            res[c as usize] += v * f;
         }
     }
 }

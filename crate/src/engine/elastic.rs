@@ -26,6 +26,92 @@ pub struct ElasticScratch {
     /// Packed symmetric diagonal blocks per vertex (`flexvert_hessian`).
     pub vert_hessian: Vec<f64>,
     pub hessian_valid: Vec<bool>,
+    /// World Jacobian columns of the vertices on bodies that are not simple sliders.
+    pub vjac: VertJac,
+}
+
+/// The world Jacobian columns `∂x_v/∂q_i` of the vertices of non-rigid vertex flexes (dim 2
+/// and 3) whose bodies are not simple sliders, computed once per position stage: the gathers
+/// and scatters of the passive forces and of every metric CG iteration reuse them instead of
+/// walking each vertex's dof chain again. Vertices of simple sliders (the usual vertex bodies)
+/// have no entries: their columns are their `cdof` axes, read directly.
+#[derive(Debug, Clone, Default)]
+pub struct VertJac {
+    /// Per flex vertex (global index), its entries are `adr[v]..adr[v + 1]`.
+    adr: Vec<usize>,
+    /// The dof of each entry, in the chain order (last dof of the body up through its parents).
+    dof: Vec<usize>,
+    /// The column of each entry (world, per unit of the dof's velocity).
+    col: Vec<[f64; 3]>,
+}
+
+/// Whether flex `f` is gathered and scattered through [`flex_map`] (so has [`VertJac`] entries).
+fn maps_vertices(m: &Model, f: usize) -> bool {
+    m.flex_dim[f] >= 2 && m.flex_interp[f] == 0 && m.flex_rigid[f] == 0
+}
+
+impl VertJac {
+    /// The entries' layout and dofs, fixed by the model.
+    pub fn new(m: &Model) -> Self {
+        let mut adr = Vec::with_capacity(m.nflexvert + 1);
+        let mut dof = Vec::new();
+        for f in 0..m.nflex {
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                adr.push(dof.len());
+                if !maps_vertices(m, f) {
+                    continue;
+                }
+                let body = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+                let nd = m.body_dofnum[body] as usize;
+                if nd == 0 || m.body_simple[body] == 2 {
+                    continue;
+                }
+                let mut i = (m.body_dofadr[body] as usize + nd - 1) as i32;
+                while i >= 0 {
+                    dof.push(i as usize);
+                    i = m.dof_parentid[i as usize];
+                }
+            }
+        }
+        adr.push(dof.len());
+        let col = vec![[0.0; 3]; dof.len()];
+        VertJac { adr, dof, col }
+    }
+
+    /// Recomputes the columns from `cdof`, `subtree_com` and `flexvert_xpos` (after `flex`).
+    pub fn update(&mut self, m: &Model, d: &Data) {
+        if self.dof.is_empty() {
+            return;
+        }
+        for f in 0..m.nflex {
+            if !maps_vertices(m, f) {
+                continue;
+            }
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                let (a, b) = (self.adr[v], self.adr[v + 1]);
+                if a == b {
+                    continue;
+                }
+                let body = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+                let root = m.body_rootid[body] as usize;
+                let off = [
+                    d.flexvert_xpos[3 * v] - d.subtree_com[3 * root],
+                    d.flexvert_xpos[3 * v + 1] - d.subtree_com[3 * root + 1],
+                    d.flexvert_xpos[3 * v + 2] - d.subtree_com[3 * root + 2],
+                ];
+                for (col, &i) in self.col[a..b].iter_mut().zip(&self.dof[a..b]) {
+                    let c = &d.cdof[6 * i..6 * i + 6];
+                    *col = [
+                        c[1] * off[2] - c[2] * off[1] + c[3],
+                        c[2] * off[0] - c[0] * off[2] + c[4],
+                        c[0] * off[1] - c[1] * off[0] + c[5],
+                    ];
+                }
+            }
+        }
+    }
 }
 
 impl ElasticScratch {
@@ -41,82 +127,85 @@ impl ElasticScratch {
             edge_hessian: vec![0.0; 9 * m.nflexedge],
             vert_hessian: vec![0.0; 6 * m.nflexvert],
             hessian_valid: vec![false; m.nflex],
+            vjac: VertJac::new(m),
         }
     }
 }
 
 /// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`).
-pub fn flex_gather(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64]) {
-    flex_map(m, d, f, res, vec, 1.0, false);
+pub fn flex_gather(m: &Model, d: &Data, vj: &VertJac, f: usize, res: &mut [f64], vec: &[f64]) {
+    flex_map(m, d, vj, f, res, vec, 1.0, false);
 }
 
 /// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
-pub fn flex_scatter(m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64], scale: f64) {
-    flex_map(m, d, f, res, vec, scale, true);
+pub fn flex_scatter(
+    m: &Model,
+    d: &Data,
+    vj: &VertJac,
+    f: usize,
+    res: &mut [f64],
+    vec: &[f64],
+    scale: f64,
+) {
+    flex_map(m, d, vj, f, res, vec, scale, true);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn flex_map(
     m: &Model,
     d: &Data,
+    vj: &VertJac,
     f: usize,
     res: &mut [f64],
     vec: &[f64],
     scale: f64,
     transpose: bool,
 ) {
+    debug_assert!(maps_vertices(m, f));
     let vadr = m.flex_vertadr[f] as usize;
     for v in 0..m.flex_vertnum[f] as usize {
         let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
-        if !transpose {
-            res[3 * v..3 * v + 3].fill(0.0);
-        }
         let nd = m.body_dofnum[body] as usize;
         if nd == 0 {
+            if !transpose {
+                res[3 * v..3 * v + 3].fill(0.0);
+            }
             continue;
         }
         let da = m.body_dofadr[body] as usize;
-        if m.body_simple[body] == 2 {
-            for j in 0..nd {
-                let axis = &d.cdof[6 * (da + j) + 3..6 * (da + j) + 6];
-                if transpose {
-                    res[da + j] += scale
-                        * (axis[0] * vec[3 * v]
-                            + axis[1] * vec[3 * v + 1]
-                            + axis[2] * vec[3 * v + 2]);
-                } else {
-                    let q = vec[da + j];
+        let (a, b) = (vj.adr[vadr + v], vj.adr[vadr + v + 1]);
+        let cols = &vj.col[a..b];
+        let dofs = &vj.dof[a..b];
+        if transpose {
+            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
+            if m.body_simple[body] == 2 {
+                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
+                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
+                }
+            } else {
+                for (col, &i) in cols.iter().zip(dofs) {
+                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
+                }
+            }
+        } else {
+            // summed in registers from zero, in the chain order
+            let mut r = [0.0; 3];
+            if m.body_simple[body] == 2 {
+                let q = &vec[da..da + nd];
+                for (c, &q) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).zip(q) {
                     for k in 0..3 {
-                        res[3 * v + k] += axis[k] * q;
+                        r[k] += c[3 + k] * q;
+                    }
+                }
+            } else {
+                for (col, &i) in cols.iter().zip(dofs) {
+                    let q = vec[i];
+                    for k in 0..3 {
+                        r[k] += col[k] * q;
                     }
                 }
             }
-            continue;
-        }
-        let root = m.body_rootid[body] as usize;
-        let off = [
-            d.flexvert_xpos[3 * (vadr + v)] - d.subtree_com[3 * root],
-            d.flexvert_xpos[3 * (vadr + v) + 1] - d.subtree_com[3 * root + 1],
-            d.flexvert_xpos[3 * (vadr + v) + 2] - d.subtree_com[3 * root + 2],
-        ];
-        let mut i = (da + nd - 1) as i32;
-        while i >= 0 {
-            let iu = i as usize;
-            let c = &d.cdof[6 * iu..6 * iu + 6];
-            let col = [
-                c[1] * off[2] - c[2] * off[1] + c[3],
-                c[2] * off[0] - c[0] * off[2] + c[4],
-                c[0] * off[1] - c[1] * off[0] + c[5],
-            ];
-            if transpose {
-                res[iu] += scale
-                    * (col[0] * vec[3 * v] + col[1] * vec[3 * v + 1] + col[2] * vec[3 * v + 2]);
-            } else {
-                let q = vec[iu];
-                for k in 0..3 {
-                    res[3 * v + k] += col[k] * q;
-                }
-            }
-            i = m.dof_parentid[iu];
+            res[3 * v..3 * v + 3].copy_from_slice(&r);
         }
     }
 }
@@ -167,21 +256,6 @@ pub fn tension(out: &mut [f64; 6], metric: &[f64; 36], s: &[f64; 6], nedge: usiz
     }
 }
 
-#[inline]
-fn stretch_force(force: &mut [f64], vert: &[i32], t: &[f64; 6], ev: &[[f64; 3]; 6], dim: usize) {
-    let ne = if dim == 2 { 3 } else { 6 };
-    let edges = &STRETCH_EDGES[dim - 2];
-    for e in 0..ne {
-        for i in 0..2 {
-            let v = 3 * vert[edges[e][i]] as usize;
-            for k in 0..3 {
-                let g = if i == 0 { ev[e][k] } else { -ev[e][k] };
-                force[v + k] -= t[e] * g;
-            }
-        }
-    }
-}
-
 /// Adds the gradient of the SNH cubic Gram term γ·P(s) to the edge tension.
 pub fn snh_cubic(t: &mut [f64; 6], s: &[f64; 6], gamma: f64) {
     let (a, b, c) = (s[0], s[2], s[4]);
@@ -226,6 +300,154 @@ pub fn snh_volume(grad: &mut [[f64; 3]; 4], ev: &[[f64; 3]; 6], k23: f64) -> f64
     crate::math::dot3(&ab, &c) * k23
 }
 
+/// Index of entry (a, b) of a symmetric `n × n` matrix packed as its upper triangle by rows.
+const fn packed_index(n: usize, a: usize, b: usize) -> usize {
+    let (r, c) = if a <= b { (a, b) } else { (b, a) };
+    r * n - r * (r.saturating_sub(1)) / 2 + c - r
+}
+
+/// [`packed_index`] for every entry of the `n × n` edge metric (n = 3 or 6).
+const fn packed_table<const N: usize>() -> [[usize; N]; N] {
+    let mut t = [[0; N]; N];
+    let mut a = 0;
+    while a < N {
+        let mut b = 0;
+        while b < N {
+            t[a][b] = packed_index(N, a, b);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// The inputs of the per-element stretch forces of one flex ([`stretch`]).
+struct StretchElems<'a> {
+    /// Packed metrics (and SNH constants), `stride` per element.
+    k: &'a [f64],
+    stride: usize,
+    elem: &'a [i32],
+    eelem: &'a [i32],
+    nelem: usize,
+    /// Vertex positions of the flex (m), 3 per vertex.
+    x: &'a [f64],
+    /// Edge lengths, rest lengths (m) and elongation rates (m/s) of the flex's edges.
+    length: &'a [f64],
+    rest: &'a [f64],
+    vel: &'a [f64],
+    h: f64,
+    kd: f64,
+    snh: bool,
+    spring: bool,
+}
+
+impl StretchElems<'_> {
+    /// Adds the elements' spring forces to `frc` and damping forces to `dmp` (world, N per
+    /// vertex). `NV` vertices and `NE` edges per element; the arithmetic and its order are
+    /// those of `edge_vectors`, `elongation`, `unpack_metric`/`tension` and the per-edge force
+    /// `∓t·(x_i − x_j)` on the edge's vertices, with each element's vertex forces summed in
+    /// registers (its vertices are distinct).
+    fn forces<const NV: usize, const NE: usize>(&self, frc: &mut [f64], dmp: &mut [f64]) {
+        // constants after monomorphization, so the unrolled loops index registers, not memory
+        let edges: [[usize; 2]; 6] = STRETCH_EDGES[NV - 3];
+        let pack: [[usize; NE]; NE] = packed_table::<NE>();
+        let mut ev = [[0.0; 3]; 6];
+        let mut t = [0.0; 6];
+        let mut el = [0.0; 6];
+        let mut grad = [[0.0; 3]; 4];
+        for e in 0..self.nelem {
+            let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
+            let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+            let o = vert.map(|v| 3 * v as usize);
+            let p = o.map(|o| [self.x[o], self.x[o + 1], self.x[o + 2]]);
+            for a in 0..NE {
+                let [i, j] = edges[a];
+                for c in 0..3 {
+                    ev[a][c] = p[i][c] - p[j][c];
+                }
+            }
+            let len = ee.map(|i| self.length[i as usize]);
+            for a in 0..NE {
+                let r = self.rest[ee[a] as usize];
+                el[a] = len[a] * len[a] - r * r;
+            }
+            let kk = &self.k[self.stride * e..self.stride * e + self.stride];
+            packed_tension::<NE>(&mut t, kk, &pack, &el);
+            let mut pressure = 0.0;
+            if self.snh {
+                snh_cubic(&mut t, &el, kk[21]);
+                pressure = 2.0 * kk[22] * (snh_volume(&mut grad, &ev, kk[23]) - 1.0);
+            }
+            if self.spring {
+                let p = self.snh.then_some((&grad, pressure));
+                apply_tension::<NV, NE>(frc, &o, &edges, &t, &ev, p);
+            }
+            if self.snh {
+                continue;
+            }
+            if self.kd != 0.0 {
+                for a in 0..NE {
+                    let dl = self.vel[ee[a] as usize] * self.h;
+                    el[a] = dl * (2.0 * len[a] - dl) * self.kd;
+                }
+                packed_tension::<NE>(&mut t, kk, &pack, &el);
+                apply_tension::<NV, NE>(dmp, &o, &edges, &t, &ev, None);
+            }
+        }
+    }
+}
+
+/// `t = metric · s` with the metric read from its packed upper triangle `kk` ([`tension`]).
+#[inline(always)]
+fn packed_tension<const NE: usize>(
+    t: &mut [f64; 6],
+    kk: &[f64],
+    pack: &[[usize; NE]; NE],
+    s: &[f64; 6],
+) {
+    for a in 0..NE {
+        let mut v = 0.0;
+        for b in 0..NE {
+            v += kk[pack[a][b]] * s[b];
+        }
+        t[a] = v;
+    }
+}
+
+/// The edge tensions' vertex forces `−t·∂(l²)/∂x / 2` of one element (vertex offsets `o` into
+/// `force`), then the SNH volume term `−pressure·∂J/∂x` when given; each vertex's force is
+/// summed in registers.
+#[inline(always)]
+fn apply_tension<const NV: usize, const NE: usize>(
+    force: &mut [f64],
+    o: &[usize; NV],
+    edges: &[[usize; 2]; 6],
+    t: &[f64; 6],
+    ev: &[[f64; 3]; 6],
+    volume: Option<(&[[f64; 3]; 4], f64)>,
+) {
+    let mut fv = o.map(|o| [force[o], force[o + 1], force[o + 2]]);
+    for a in 0..NE {
+        let [v0, v1] = edges[a];
+        for c in 0..3 {
+            fv[v0][c] -= t[a] * ev[a][c];
+        }
+        for c in 0..3 {
+            fv[v1][c] -= t[a] * -ev[a][c];
+        }
+    }
+    if let Some((grad, pressure)) = volume {
+        for v in 0..NV {
+            for c in 0..3 {
+                fv[v][c] += grad[v][c] * -pressure;
+            }
+        }
+    }
+    for (f, &o) in fv.iter().zip(o) {
+        force[o..o + 3].copy_from_slice(f);
+    }
+}
+
 /// Stretch (StVK or SNH) forces and their Rayleigh damping for vertex flex `f`.
 pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, damper: bool) {
     let sadr = m.flex_stiffnessadr[f];
@@ -247,7 +469,6 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
         return;
     }
     let dim = m.flex_dim[f] as usize;
-    let ne = if dim == 2 { 3 } else { 6 };
     let stride = if dim == 3 { 24 } else { 21 };
     let snh = dim == 3 && k[21] != 0.0;
     let nvert = m.flex_vertnum[f] as usize;
@@ -261,58 +482,32 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     frc.fill(0.0);
     dmp.fill(0.0);
     {
-        let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
-        let length = &d.flexedge_length[eadr..];
-        let rest = &m.flexedge_length0[eadr..];
-        let vel = &d.flexedge_velocity[eadr..];
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        let mut grad = [[0.0; 3]; 4];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            edge_vectors(&mut ev, x, vert, dim);
-            let packed = &k[stride * e..stride * e + 21];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            elongation(&mut el, ee, length, rest, ne);
-            unpack_metric(&mut metric, packed, ne);
-            tension(&mut t, &metric, &el, ne);
-            let mut pressure = 0.0;
-            if snh {
-                let kk = &k[stride * e..stride * e + 24];
-                snh_cubic(&mut t, &el, kk[21]);
-                pressure = 2.0 * kk[22] * (snh_volume(&mut grad, &ev, kk[23]) - 1.0);
-            }
-            if spring {
-                stretch_force(frc, vert, &t, &ev, dim);
-                if snh {
-                    for v in 0..4 {
-                        let o = 3 * vert[v] as usize;
-                        for c in 0..3 {
-                            frc[o + c] += grad[v][c] * -pressure;
-                        }
-                    }
-                }
-            }
-            if snh {
-                continue;
-            }
-            if kd != 0.0 {
-                for i in 0..ne {
-                    let idx = ee[i] as usize;
-                    let dl = vel[idx] * h;
-                    el[i] = dl * (2.0 * length[idx] - dl) * kd;
-                }
-                tension(&mut t, &metric, &el, ne);
-                stretch_force(dmp, vert, &t, &ev, dim);
-            }
+        let el = StretchElems {
+            k,
+            stride,
+            elem,
+            eelem,
+            nelem: m.flex_elemnum[f] as usize,
+            x: &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)],
+            length: &d.flexedge_length[eadr..],
+            rest: &m.flexedge_length0[eadr..],
+            vel: &d.flexedge_velocity[eadr..],
+            h,
+            kd,
+            snh,
+            spring,
+        };
+        // sizes known at compile time: the element loops unroll without bounds checks
+        if dim == 3 {
+            el.forces::<4, 6>(frc, dmp);
+        } else {
+            el.forces::<3, 3>(frc, dmp);
         }
     }
     if snh && kd != 0.0 {
         // SNH damping uses the cached PSD tangent, so its power is never positive
         let mut vel = std::mem::take(&mut es.vel);
-        flex_gather(m, d, f, &mut vel[..3 * nvert], &d.qvel);
+        flex_gather(m, d, &es.vjac, f, &mut vel[..3 * nvert], &d.qvel);
         flex_hessian(m, d, es, f);
         let mut dmp = std::mem::take(&mut es.dmp);
         hessian_mul(
@@ -330,12 +525,12 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     let dmp = std::mem::take(&mut es.dmp);
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, f, &mut q, &frc, 1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &frc, 1.0);
         d.a.qfrc_spring = q;
     }
     if kd != 0.0 {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, f, &mut q, &dmp, 1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, 1.0);
         d.a.qfrc_damper = q;
     }
     es.frc = frc;
@@ -367,7 +562,7 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     spr[..3 * nvert].fill(0.0);
     dmp[..3 * nvert].fill(0.0);
     if damper {
-        flex_gather(m, d, f, &mut vv[..3 * nvert], &d.qvel);
+        flex_gather(m, d, &es.vjac, f, &mut vv[..3 * nvert], &d.qvel);
     }
     let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
     for e in 0..m.flex_edgenum[f] as usize {
@@ -397,32 +592,37 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
             frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
         }
         let bb = &b[17 * e..17 * e + 17];
+        let vj = v.map(|v| 3 * v as usize);
         for i in 0..4 {
-            let vi = 3 * v[i] as usize;
+            let vi = vj[i];
+            let row = &bb[4 * i..4 * i + 4];
             for c in 0..3 {
-                for j in 0..4 {
-                    let vj = 3 * v[j] as usize;
-                    if spring {
-                        spr[vi + c] += bb[4 * i + j] * x[vj + c];
-                    }
-                    if damper {
-                        dmp[vi + c] += bb[4 * i + j] * vv[vj + c];
-                    }
-                }
+                // summed in registers, in the same order as into `spr` and `dmp`
                 if spring {
-                    spr[vi + c] += bb[16] * frc[i][c];
+                    let mut r = spr[vi + c];
+                    for (w, &o) in row.iter().zip(&vj) {
+                        r += w * x[o + c];
+                    }
+                    spr[vi + c] = r + bb[16] * frc[i][c];
+                }
+                if damper {
+                    let mut r = dmp[vi + c];
+                    for (w, &o) in row.iter().zip(&vj) {
+                        r += w * vv[o + c];
+                    }
+                    dmp[vi + c] = r;
                 }
             }
         }
     }
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, f, &mut q, &spr, -1.0);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &spr, -1.0);
         d.a.qfrc_spring = q;
     }
     if damper {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, f, &mut q, &dmp, -damp);
+        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, -damp);
         d.a.qfrc_damper = q;
     }
     es.frc = spr;

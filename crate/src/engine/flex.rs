@@ -184,8 +184,102 @@ pub fn node_positions(m: &Model, d: &Data, f: usize, out: &mut [f64]) {
     }
 }
 
+/// Per-vertex data of [`flex`]: the translational Jacobian columns `∂x_v/∂q` of the vertices on
+/// simple bodies (the usual vertex bodies), computed once per step ahead of the edge rows (each
+/// vertex is in several edges, about 11 in a tetrahedral grid, which had each recomputed them),
+/// and the constant cell bases of the vertices of interpolated flexes.
+#[derive(Debug, Clone, Default)]
+pub struct VertCols {
+    /// Per flex vertex (global index), its columns are `adr[v]..adr[v + 1]`, one per dof of its
+    /// body in dof order; none when the body is not simple or the flex is interpolated.
+    adr: Vec<usize>,
+    /// World columns (m per unit of the dof).
+    col: Vec<[f64; 3]>,
+    /// Per vertex of an interpolated flex (global index), its cell's nodes and their basis
+    /// values are `basis_adr[v]..basis_adr[v + 1]` of `basis_node`, `basis`: model constants
+    /// (the cell and local coordinates come from `flex_vert0`), so looked up once.
+    basis_adr: Vec<usize>,
+    basis_node: Vec<usize>,
+    basis: Vec<f64>,
+}
+
+impl VertCols {
+    /// The columns' layout, fixed by the model.
+    pub fn new(m: &Model) -> Self {
+        let mut adr = Vec::with_capacity(m.nflexvert + 1);
+        let mut n = 0;
+        for f in 0..m.nflex {
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                adr.push(n);
+                if m.flex_interp[f] == 0 {
+                    let b = m.flex_vertbodyid[v] as usize;
+                    if m.body_simple[b] != 0 {
+                        n += m.body_dofnum[b] as usize;
+                    }
+                }
+            }
+        }
+        adr.push(n);
+        let (mut basis_adr, mut basis_node, mut basis) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut local, mut nodes, mut values) = ([0.0; 3], [0usize; 27], [0.0; 27]);
+        for f in 0..m.nflex {
+            let vadr = m.flex_vertadr[f] as usize;
+            for v in vadr..vadr + m.flex_vertnum[f] as usize {
+                basis_adr.push(basis.len());
+                if m.flex_interp[f] == 0 {
+                    continue;
+                }
+                let order = m.flex_interp[f].unsigned_abs() as usize;
+                let npc = cell_lookup(
+                    &m.flex_vert0[3 * v..3 * v + 3],
+                    &m.flex_cellnum[3 * f..3 * f + 3],
+                    order,
+                    &mut local,
+                    &mut nodes,
+                );
+                eval_basis(&mut values, &local, order);
+                basis_node.extend_from_slice(&nodes[..npc]);
+                basis.extend_from_slice(&values[..npc]);
+            }
+        }
+        basis_adr.push(basis.len());
+        VertCols {
+            adr,
+            col: vec![[0.0; 3]; n],
+            basis_adr,
+            basis_node,
+            basis,
+        }
+    }
+
+    /// Columns of the simple-body vertices `v0..v1` (after their positions): per dof,
+    /// `cdof_lin + cdof_ang × (x_v − subtree_com)` as `jac_sparse_simple` forms them.
+    fn update(&mut self, m: &Model, d: &Data, v0: usize, v1: usize) {
+        for v in v0..v1 {
+            let (a, b) = (self.adr[v], self.adr[v + 1]);
+            if a == b {
+                continue;
+            }
+            let body = m.flex_vertbodyid[v] as usize;
+            let root = m.body_rootid[body] as usize;
+            let offset = [
+                d.flexvert_xpos[3 * v] - d.subtree_com[3 * root],
+                d.flexvert_xpos[3 * v + 1] - d.subtree_com[3 * root + 1],
+                d.flexvert_xpos[3 * v + 2] - d.subtree_com[3 * root + 2],
+            ];
+            let da0 = m.body_dofadr[body] as usize;
+            let cdof = &d.cdof[6 * da0..6 * (da0 + b - a)];
+            for (col, c) in self.col[a..b].iter_mut().zip(cdof.chunks_exact(6)) {
+                let t = cross(&[c[0], c[1], c[2]], &offset);
+                *col = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+            }
+        }
+    }
+}
+
 /// Vertex positions, element boxes, edge lengths and edge Jacobians.
-pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
+pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, nodebuf: &mut [f64]) {
     if m.nflex == 0 {
         return;
     }
@@ -211,25 +305,14 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
                 d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&p);
             }
         } else {
-            let order = m.flex_interp[f].unsigned_abs() as usize;
             node_positions(m, d, f, nodebuf);
-            let mut local = [0.0; 3];
-            let mut nodes = [0usize; 27];
-            let mut basis = [0.0; 27];
             for i in vstart..vend {
-                let npc = cell_lookup(
-                    &m.flex_vert0[3 * i..3 * i + 3],
-                    &m.flex_cellnum[3 * f..3 * f + 3],
-                    order,
-                    &mut local,
-                    &mut nodes,
-                );
-                eval_basis(&mut basis, &local, order);
+                let (a, b) = (vc.basis_adr[i], vc.basis_adr[i + 1]);
                 let mut r = [0.0; 3];
-                for j in 0..npc {
-                    let n = nodes[j];
+                for (&n, &w) in vc.basis_node[a..b].iter().zip(&vc.basis[a..b]) {
+                    let x = &nodebuf[3 * n..3 * n + 3];
                     for k in 0..3 {
-                        r[k] += nodebuf[3 * n + k] * basis[j];
+                        r[k] += x[k] * w;
                     }
                 }
                 d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&r);
@@ -281,6 +364,9 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
             && m.flex_edgestiffness[f] == 0.0
             && m.flex_damping[f] == 0.0;
         let vbase = m.flex_vertadr[f] as usize;
+        if !skipjac && m.nv > 0 {
+            vc.update(m, d, vbase, vbase + m.flex_vertnum[f] as usize);
+        }
         for ei in ebase..eend {
             let v1 = vbase + m.flex_edge[2 * ei] as usize;
             let v2 = vbase + m.flex_edge[2 * ei + 1] as usize;
@@ -310,9 +396,9 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, nodebuf: &mut [f64]) {
                 let n1 = m.body_dofnum[b1] as usize;
                 let n2 = m.body_dofnum[b2] as usize;
                 let (s1, s2) = if b1 < b2 { (0, n1) } else { (n2, 0) };
-                let a = &mut d.a;
-                edge_row_simple(m, a, adr + s1, &p1, b1, true, &vec);
-                edge_row_simple(m, a, adr + s2, &p2, b2, false, &vec);
+                let row = &mut d.a.flexedge_J;
+                edge_row_simple(vc, &mut row[adr + s1..adr + s1 + n1], v1, true, &vec);
+                edge_row_simple(vc, &mut row[adr + s2..adr + s2 + n2], v2, false, &vec);
                 n1 + n2
             } else {
                 let nv = jac_dif_pair(m, d, s, b1, b2, &p1, &p2, false);
@@ -348,34 +434,13 @@ fn zero_edge_rows(m: &Model, d: &mut Data, e0: usize, e1: usize) {
     }
 }
 
-/// The columns of simple `body` in an edge row from `col`: `±J(body, point)ᵀ·vec`, negated for
-/// the first vertex, as `jac_sparse_simple` followed by the projection in [`flex`].
+/// The columns of vertex `v`'s simple body in an edge row: `±J(v)ᵀ·vec`, negated for the
+/// first vertex, as `jac_sparse_simple` followed by the projection in [`flex`].
 #[inline]
-fn edge_row_simple(
-    m: &Model,
-    a: &mut crate::data::DataArrays,
-    col: usize,
-    point: &[f64; 3],
-    body: usize,
-    first: bool,
-    vec: &[f64; 3],
-) {
-    let n = m.body_dofnum[body] as usize;
-    if n == 0 {
-        return;
-    }
-    let root = m.body_rootid[body] as usize;
-    let offset = [
-        point[0] - a.subtree_com[3 * root],
-        point[1] - a.subtree_com[3 * root + 1],
-        point[2] - a.subtree_com[3 * root + 2],
-    ];
-    let da0 = m.body_dofadr[body] as usize;
-    let cdof = &a.cdof[6 * da0..6 * (da0 + n)];
-    let row = &mut a.flexedge_J[col..col + n];
-    for (r, c) in row.iter_mut().zip(cdof.chunks_exact(6)) {
-        let t = cross(&[c[0], c[1], c[2]], &offset);
-        let mut v = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+fn edge_row_simple(vc: &VertCols, row: &mut [f64], v: usize, first: bool, vec: &[f64; 3]) {
+    let cols = &vc.col[vc.adr[v]..vc.adr[v + 1]];
+    for (r, c) in row.iter_mut().zip(cols) {
+        let mut v = *c;
         if first {
             v = [-v[0], -v[1], -v[2]];
         }

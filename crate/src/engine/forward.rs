@@ -15,7 +15,8 @@ pub fn fwd_position(m: &Model, d: &mut Data, s: &mut Scratch) {
     kinematics::kinematics(m, d);
     kinematics::com_pos(m, d);
     s.elastic.hessian_valid.fill(false);
-    flex::flex(m, d, &mut s.jac, &mut s.nodebuf);
+    flex::flex(m, d, &mut s.jac, &mut s.vertcols, &mut s.nodebuf);
+    s.elastic.vjac.update(m, d);
     tendon::tendon(m, d);
     inertia::make_m(m, d);
     inertia::factor_m(m, d);

@@ -133,22 +133,28 @@ pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
 
 /// `res = M·vec` with the sparse lower-triangle layout (`mj_mulM`).
 pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
-    for i in 0..m.nv {
-        let adr = m.M_rowadr[i] as usize;
-        let n = m.M_rownnz[i] as usize;
-        // diagonal and lower part of row i
+    let rows = || {
+        m.M_rowadr[..m.nv]
+            .iter()
+            .zip(&m.M_rownnz[..m.nv])
+            .map(|(&adr, &n)| {
+                let (adr, n) = (adr as usize, n as usize);
+                (&mm[adr..adr + n], &m.M_colind[adr..adr + n])
+            })
+    };
+    // diagonal and lower part of row i
+    for (r, (vals, cols)) in res[..m.nv].iter_mut().zip(rows()) {
         let mut s = 0.0;
-        for t in 0..n {
-            s += mm[adr + t] * vec[m.M_colind[adr + t] as usize];
+        for (&v, &j) in vals.iter().zip(cols) {
+            s += v * vec[j as usize];
         }
-        res[i] = s;
+        *r = s;
     }
-    for i in 0..m.nv {
-        let adr = m.M_rowadr[i] as usize;
-        let n = m.M_rownnz[i] as usize;
-        for t in 0..n - 1 {
-            let j = m.M_colind[adr + t] as usize;
-            res[j] += mm[adr + t] * vec[i];
+    // the upper part, by the transposed lower entries (the diagonal is each row's last)
+    for (&x, (vals, cols)) in vec[..m.nv].iter().zip(rows()) {
+        let n = vals.len() - 1;
+        for (&v, &j) in vals[..n].iter().zip(&cols[..n]) {
+            res[j as usize] += v * x;
         }
     }
 }

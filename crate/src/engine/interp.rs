@@ -762,6 +762,9 @@ struct NodeCsr {
     nadr: Vec<usize>,
     /// Neighbour first dofs, per row triple.
     neigh: Vec<usize>,
+    /// The dof of every value column, `neigh[j] + c` for the `3·j + c`-th column of a row
+    /// (`3·nadr[r]..3·nadr[r + 1]` for row triple `r`): the product indexes it directly.
+    cols: Vec<usize>,
     /// Values, per row triple: 3 rows × (3 per neighbour).
     val: Vec<f64>,
     /// Value offset of each row triple.
@@ -814,6 +817,7 @@ impl NodeCsr {
             csr.rowdof.push(di);
             csr.vadr.push(csr.val.len());
             csr.neigh.extend_from_slice(c);
+            csr.cols.extend(c.iter().flat_map(|&n| [n, n + 1, n + 2]));
             csr.nadr.push(csr.neigh.len());
             csr.val.resize(csr.val.len() + 9 * c.len(), 0.0);
         }
@@ -1064,11 +1068,11 @@ pub fn mul_add(m: &Model, d: &Data, is: &mut InterpScratch, res: &mut [f64], vec
     if !is.csr.rowdof.is_empty() {
         let csr = &is.csr;
         for (r, &dof) in csr.rowdof.iter().enumerate() {
-            let nb = &csr.neigh[csr.nadr[r]..csr.nadr[r + 1]];
-            let n = nb.len();
-            for rr in 0..3 {
-                let v = &csr.val[csr.vadr[r] + rr * 3 * n..csr.vadr[r] + (rr + 1) * 3 * n];
-                res[dof + rr] += dot_rows(v, nb, vec);
+            let cols = &csr.cols[3 * csr.nadr[r]..3 * csr.nadr[r + 1]];
+            let n = cols.len();
+            let vals = &csr.val[csr.vadr[r]..csr.vadr[r] + 3 * n];
+            for (rr, v) in vals.chunks_exact(n).enumerate() {
+                res[dof + rr] += dot_rows(v, cols, vec);
             }
         }
         return;
@@ -1076,24 +1080,20 @@ pub fn mul_add(m: &Model, d: &Data, is: &mut InterpScratch, res: &mut [f64], vec
     kernel(m, d, is, res, vec, &|f| -metric_scale(m, f));
 }
 
-/// `Σ v[k]·vec[col(k)]` over the neighbour triples `nb` (columns `nb[j] + c`), with
-/// `mju_dotSparse`'s summation order.
-fn dot_rows(v: &[f64], nb: &[usize], vec: &[f64]) -> f64 {
-    let n = v.len();
-    let col = |k: usize| nb[k / 3] + k % 3;
+/// `Σ v[k]·vec[cols[k]]` with `mju_dotSparse`'s summation order.
+fn dot_rows(v: &[f64], cols: &[usize], vec: &[f64]) -> f64 {
     let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
-    let mut i = 0;
-    while i + 4 <= n {
-        r0 += v[i] * vec[col(i)];
-        r1 += v[i + 1] * vec[col(i + 1)];
-        r2 += v[i + 2] * vec[col(i + 2)];
-        r3 += v[i + 3] * vec[col(i + 3)];
-        i += 4;
+    let (vc, cc) = (v.chunks_exact(4), cols.chunks_exact(4));
+    let (vt, ct) = (vc.remainder(), cc.remainder());
+    for (v, c) in vc.zip(cc) {
+        r0 += v[0] * vec[c[0]];
+        r1 += v[1] * vec[c[1]];
+        r2 += v[2] * vec[c[2]];
+        r3 += v[3] * vec[c[3]];
     }
     let mut res = (r0 + r2) + (r1 + r3);
-    while i < n {
-        res += v[i] * vec[col(i)];
-        i += 1;
+    for (v, &c) in vt.iter().zip(ct) {
+        res += v * vec[c];
     }
     res
 }

@@ -8,7 +8,7 @@
 //! other dof. The PCG stops at MuJoCo's relative residual, so both engines agree to
 //! `opt.tolerance` whatever the preconditioner's details.
 
-use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul};
+use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul, VertJac};
 use super::inertia::{factor_i, mul_m, solve_ld};
 use super::Scratch;
 use crate::compile::checks::{
@@ -429,10 +429,12 @@ fn chol3_solve(x: &mut [f64], l: &[f64], b: &[f64]) {
 }
 
 /// `res += scale·K_bend·vec` for standard flex `f` (dof vectors), through the vertex map.
+#[allow(clippy::too_many_arguments)]
 fn bend_mul(
     m: &Model,
     d: &Data,
     ms: &mut MetricState,
+    vj: &VertJac,
     f: usize,
     res: &mut [f64],
     vec: &[f64],
@@ -443,7 +445,7 @@ fn bend_mul(
     }
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, f, gw, vec);
+    flex_gather(m, d, vj, f, gw, vec);
     gr.fill(0.0);
     let b = &m.flex_bending[m.flex_bendingadr[f] as usize..];
     let ea = m.flex_edgeadr[f] as usize;
@@ -458,18 +460,23 @@ fn bend_mul(
             continue;
         }
         let bb = &b[17 * e..17 * e + 16];
-        for i in 0..4 {
+        let g = st.map(|v| {
+            let o = 3 * v as usize;
+            [gw[o], gw[o + 1], gw[o + 2]]
+        });
+        for (i, row) in bb.chunks_exact(4).enumerate() {
+            // summed in registers, in the same order as into `gr`
             let vi = 3 * st[i] as usize;
-            for j in 0..4 {
-                let vj = 3 * st[j] as usize;
-                let c = bb[4 * i + j];
-                gr[vi] += c * gw[vj];
-                gr[vi + 1] += c * gw[vj + 1];
-                gr[vi + 2] += c * gw[vj + 2];
+            let mut r = [gr[vi], gr[vi + 1], gr[vi + 2]];
+            for (c, gj) in row.iter().zip(&g) {
+                for k in 0..3 {
+                    r[k] += c * gj[k];
+                }
             }
+            gr[vi..vi + 3].copy_from_slice(&r);
         }
     }
-    flex_scatter(m, d, f, res, gr, scale);
+    flex_scatter(m, d, vj, f, res, gr, scale);
 }
 
 /// `res += scale·K_stretch·vec` for standard flex `f`, with the cached PSD Hessian.
@@ -493,10 +500,10 @@ fn stretch_mul(
     flex_hessian(m, d, es, f);
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, f, gw, vec);
+    flex_gather(m, d, &es.vjac, f, gw, vec);
     gr.fill(0.0);
     hessian_mul(m, es, f, gr, gw, 1.0);
-    flex_scatter(m, d, f, res, gr, scale);
+    flex_scatter(m, d, &es.vjac, f, res, gr, scale);
 }
 
 /// Velocity stage (`mj_effShift`): `efm_c = −h·K·v` and the damping part of `efm_diag`.
@@ -515,7 +522,16 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
             if !s.metric.flex_on[f] || s.metric.csr.covered[f] {
                 continue;
             }
-            bend_mul(m, d, &mut s.metric, f, &mut c, &d.a.qvel, -h);
+            bend_mul(
+                m,
+                d,
+                &mut s.metric,
+                &s.elastic.vjac,
+                f,
+                &mut c,
+                &d.a.qvel,
+                -h,
+            );
             stretch_mul(
                 m,
                 d,
@@ -610,7 +626,7 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
             continue;
         }
         let scale = ms.flex_scale[f];
-        bend_mul(m, d, ms, f, res, vec, scale);
+        bend_mul(m, d, ms, &s.elastic.vjac, f, res, vec, scale);
         stretch_mul(m, d, ms, &mut s.elastic, f, res, vec, scale);
     }
     // interpolated flexes: res += (h² + h·β)·K·vec
@@ -681,9 +697,11 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
                 break;
             }
             let alpha = rz / pap;
-            for i in 0..nv {
-                x[i] += alpha * p[i];
-                r[i] -= alpha * ap[i];
+            for (x, &p) in x[..nv].iter_mut().zip(&p[..nv]) {
+                *x += alpha * p;
+            }
+            for (r, &ap) in r[..nv].iter_mut().zip(&ap[..nv]) {
+                *r -= alpha * ap;
             }
             if dot(&r, &r) < tol {
                 capped = false;
@@ -692,8 +710,8 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
             precondition(m, d, &mut s.metric, &mut z, &r);
             let rznew = dot(&r, &z);
             let beta = rznew / rz;
-            for i in 0..nv {
-                p[i] = z[i] + beta * p[i];
+            for (p, &z) in p[..nv].iter_mut().zip(&z[..nv]) {
+                *p = z + beta * *p;
             }
             rz = rznew;
         }

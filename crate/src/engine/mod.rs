@@ -39,6 +39,7 @@ use crate::model::Model;
 pub struct Scratch {
     pub jac: jacobian::JacScratch,
     pub nodebuf: Vec<f64>,
+    pub vertcols: flex::VertCols,
     pub cacc: Vec<f64>,
     pub cfrc: Vec<f64>,
     pub qfrc_tmp: Vec<f64>,
@@ -63,6 +64,7 @@ impl Scratch {
         Scratch {
             jac: jacobian::JacScratch::new(m.nv),
             nodebuf: vec![0.0; 3 * maxnode],
+            vertcols: flex::VertCols::new(m),
             cacc: vec![0.0; 6 * m.nbody],
             cfrc: vec![0.0; 6 * m.nbody],
             qfrc_tmp: vec![0.0; m.nv],

@@ -114,9 +114,10 @@ fn flex_edge_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) 
             let fs = k * (m.flexedge_length0[e] - a.flexedge_length[e]);
             let fd = -b * a.flexedge_velocity[e];
             let ra = m.flexedge_J_rowadr[e] as usize;
-            for jj in ra..ra + m.flexedge_J_rownnz[e] as usize {
-                let c = m.flexedge_J_colind[jj] as usize;
-                let jv = a.flexedge_J[jj];
+            let rb = ra + m.flexedge_J_rownnz[e] as usize;
+            let cols = &m.flexedge_J_colind[ra..rb];
+            for (&jv, &c) in a.flexedge_J[ra..rb].iter().zip(cols) {
+                let c = c as usize;
                 a.qfrc_spring[c] += jv * fs;
                 a.qfrc_damper[c] += jv * fd;
             }

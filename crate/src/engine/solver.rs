@@ -774,19 +774,29 @@ fn primal_metric(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch
 /// `out = M·x` on the dofs `dofs` (whole kinematic trees, so M's rows stay inside them), in
 /// `mju_mulSymVecSparse`'s order.
 fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
-    for &i in dofs {
-        out[i] = 0.0;
+    match dof_range(dofs) {
+        Some(r) => out[r].fill(0.0),
+        None => {
+            for &i in dofs {
+                out[i] = 0.0;
+            }
+        }
     }
     for &i in dofs {
         let adr = m.M_rowadr[i] as usize;
-        let diag = m.M_rownnz[i] as usize - 1;
-        out[i] = mm[adr + diag] * x[i];
-        for k in (0..diag).rev() {
-            let j = m.M_colind[adr + k] as usize;
-            let v = mm[adr + k];
-            out[i] += v * x[j];
-            out[j] += v * x[i];
+        let n = m.M_rownnz[i] as usize;
+        let (vals, diag) = mm[adr..adr + n].split_at(n - 1);
+        let cols = &m.M_colind[adr..adr + n - 1];
+        let xi = x[i];
+        // row i's sum in a register: its columns j are below the diagonal, so `out[j]` is
+        // never `out[i]`
+        let mut oi = diag[0] * xi;
+        for (&v, &j) in vals.iter().zip(cols).rev() {
+            let j = j as usize;
+            oi += v * x[j];
+            out[j] += v * xi;
         }
+        out[i] = oi;
     }
 }
 
@@ -808,14 +818,13 @@ fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &
         let xi = x[i];
         if n > 1 && xi != 0.0 {
             let adr = m.M_rowadr[i] as usize;
-            for t in adr..adr + n - 1 {
-                x[m.M_colind[t] as usize] -= qld[t] * xi;
+            let cols = &m.M_colind[adr..adr + n - 1];
+            for (&l, &j) in qld[adr..adr + n - 1].iter().zip(cols) {
+                x[j as usize] -= l * xi;
             }
         }
     }
-    for &i in dofs {
-        x[i] *= diaginv[i];
-    }
+    map1_part(x, diaginv, dofs, |x, d| *x *= d);
     for &i in dofs {
         let n = m.M_rownnz[i] as usize;
         if n > 1 {
@@ -837,10 +846,26 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 /// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it (all
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
 fn mul_jac_t_part(d: &Data, jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
-    for &i in dofs {
-        let e = &jt.entry[jt.ptr[i]..jt.ptr[i + 1]];
-        let res = sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0]);
-        out[i] = res;
+    // most dofs of a large island touch no row: their sum is 0 without the call
+    let dof_t = |e: &[(usize, usize)]| {
+        if e.is_empty() {
+            0.0
+        } else {
+            sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0])
+        }
+    };
+    match dof_range(dofs) {
+        Some(r) => {
+            let ptr = &jt.ptr[r.start..=r.end];
+            for (o, p) in out[r].iter_mut().zip(ptr.windows(2)) {
+                *o = dof_t(&jt.entry[p[0]..p[1]]);
+            }
+        }
+        None => {
+            for &i in dofs {
+                out[i] = dof_t(&jt.entry[jt.ptr[i]..jt.ptr[i + 1]]);
+            }
+        }
     }
 }
 
@@ -864,18 +889,84 @@ impl JacT {
     }
 }
 
+/// `dofs` as a range when they are increasing and contiguous (one island holding a whole
+/// flex, say), so the element-wise loops below run on plain slices, which the compiler
+/// vectorises without bounds checks; the result is the same either way.
+#[inline]
+fn dof_range(dofs: &[usize]) -> Option<std::ops::Range<usize>> {
+    let n = dofs.len();
+    (n > 0 && dofs[n - 1] - dofs[0] == n - 1).then(|| dofs[0]..dofs[0] + n)
+}
+
+/// `op(&mut y[i], x[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map1_part(y: &mut [f64], x: &[f64], dofs: &[usize], op: impl Fn(&mut f64, f64)) {
+    match dof_range(dofs) {
+        Some(r) => {
+            for (y, &x) in y[r.clone()].iter_mut().zip(&x[r]) {
+                op(y, x);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], x[i]);
+            }
+        }
+    }
+}
+
+/// `op(&mut y[i], a[i], b[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map2_part(y: &mut [f64], a: &[f64], b: &[f64], dofs: &[usize], op: impl Fn(&mut f64, f64, f64)) {
+    match dof_range(dofs) {
+        Some(r) => {
+            let (a, b) = (&a[r.clone()], &b[r.clone()]);
+            for ((y, &a), &b) in y[r].iter_mut().zip(a).zip(b) {
+                op(y, a, b);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], a[i], b[i]);
+            }
+        }
+    }
+}
+
+/// `op(&mut y[i], a[i], b[i], c[i])` for every dof `i` of `dofs`.
+#[inline(always)]
+fn map3_part(
+    y: &mut [f64],
+    a: &[f64],
+    b: &[f64],
+    c: &[f64],
+    dofs: &[usize],
+    op: impl Fn(&mut f64, f64, f64, f64),
+) {
+    match dof_range(dofs) {
+        Some(r) => {
+            let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
+            for (((y, &a), &b), &c) in y[r].iter_mut().zip(a).zip(b).zip(c) {
+                op(y, a, b, c);
+            }
+        }
+        None => {
+            for &i in dofs {
+                op(&mut y[i], a[i], b[i], c[i]);
+            }
+        }
+    }
+}
+
 /// `Σ a[i]·b[i]` over the dofs `dofs`, in `mju_dot`'s order (four running sums over the
 /// island-local index, then the remainder): CG's iterates follow rounding closely enough that
 /// the order decides whether they track MuJoCo's.
 fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
-    let n = dofs.len();
-    if n > 0 && dofs[n - 1] - dofs[0] == n - 1 {
-        // increasing and distinct, so contiguous (one island holding a whole flex, say): the
-        // same sums over plain slices, which the compiler vectorises without bounds checks
-        let lo = dofs[0];
-        return dot_mj_slices(&a[lo..lo + n], &b[lo..lo + n]);
+    if let Some(r) = dof_range(dofs) {
+        // the same sums over plain slices
+        return dot_mj_slices(&a[r.clone()], &b[r]);
     }
-    dot_mj(n, |k| a[dofs[k]] * b[dofs[k]])
+    dot_mj(dofs.len(), |k| a[dofs[k]] * b[dofs[k]])
 }
 
 /// [`dot_mj`] of two equal-length slices.
@@ -1086,9 +1177,9 @@ fn primal_part(
         w.jar[r] -= d.a.efc_aref[r];
     }
     part_update(d, w, rows, dofs, elliptic_hessian);
-    for &i in dofs {
-        w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-    }
+    map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
+        *g = ma - f - q
+    });
     // the CG direction M⁻¹·grad bounds the suboptimality (a certificate of convergence)
     part_prec(m, d, w, dofs, metric.as_deref_mut());
     let gap = (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
@@ -1100,9 +1191,7 @@ fn primal_part(
         done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     }
     if !done {
-        for &i in dofs {
-            w.search[i] = -w.mgrad[i];
-        }
+        map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g);
     }
     let mut iter = 0;
     while !done && iter < m.opt.iterations as usize {
@@ -1111,26 +1200,22 @@ fn primal_part(
         if alpha == 0.0 {
             break;
         }
-        for &i in dofs {
-            w.a[i] += alpha * w.search[i];
-            w.ma[i] += alpha * w.mv[i];
-        }
+        map1_part(&mut w.a, &w.search, dofs, |a, s| *a += alpha * s);
+        map1_part(&mut w.ma, &w.mv, dofs, |ma, mv| *ma += alpha * mv);
         for &r in rows {
             w.jar[r] += alpha * w.jv[r];
         }
         if !newton {
-            for &i in dofs {
-                w.grad_old[i] = w.grad[i];
-                w.mgrad_old[i] = w.mgrad[i];
-            }
+            map1_part(&mut w.grad_old, &w.grad, dofs, |o, g| *o = g);
+            map1_part(&mut w.mgrad_old, &w.mgrad, dofs, |o, g| *o = g);
         }
         for &r in rows {
             w.oldstate[r] = d.a.efc_state[r];
         }
         part_update(d, w, rows, dofs, elliptic_hessian);
-        for &i in dofs {
-            w.grad[i] = w.ma[i] - w.f[i] - w.qfrc[i];
-        }
+        map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
+            *g = ma - f - q
+        });
         if newton {
             w.hess.refresh(d);
             w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
@@ -1150,16 +1235,16 @@ fn primal_part(
             break;
         }
         if newton {
-            for &i in dofs {
-                w.search[i] = -w.mgrad[i];
-            }
+            map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g);
         } else {
             // Hager–Zhang conjugate direction, restarted when conjugacy is lost
             let beta = {
-                for &i in dofs {
-                    w.graddif[i] = w.grad[i] - w.grad_old[i];
-                    w.mgraddif[i] = w.mgrad[i] - w.mgrad_old[i];
-                }
+                map2_part(&mut w.graddif, &w.grad, &w.grad_old, dofs, |y, g, o| {
+                    *y = g - o
+                });
+                map2_part(&mut w.mgraddif, &w.mgrad, &w.mgrad_old, dofs, |y, g, o| {
+                    *y = g - o
+                });
                 let d_dot_y = dot_part(&w.search, &w.graddif, dofs);
                 if d_dot_y < MINVAL {
                     0.0
@@ -1174,9 +1259,7 @@ fn primal_part(
                     eta_k.max(beta_hz)
                 }
             };
-            for &i in dofs {
-                w.search[i] = -w.mgrad[i] + beta * w.search[i];
-            }
+            map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g + beta * *s);
         }
     }
     iter
@@ -1201,9 +1284,7 @@ fn part_prec(
         metric::precondition(m, d, &mut s.metric, &mut w.mgrad, &w.grad);
         return;
     }
-    for &i in dofs {
-        w.mgrad[i] = w.grad[i];
-    }
+    map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
     if w.metric_diag.is_empty() {
         solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
     } else {
