@@ -713,6 +713,51 @@ fn metric_couples(s: &Scratch) -> bool {
     s.metric.active && (s.metric.any_flex || !s.metric.con.is_empty())
 }
 
+/// `w.a`: `qacc_warmstart` unless `qacc_smooth` costs less (`warmstart`), the Gauss term with
+/// `M` plus the diagonal `w.metric_diag` and, given the metric, its whole `B`.
+fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mut Scratch>) {
+    let (nv, n) = (m.nv, d.nefc);
+    w.a.copy_from_slice(&d.a.qacc_smooth);
+    if m.opt.disabled(disable::WARMSTART) {
+        return;
+    }
+    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
+    for r in 0..n {
+        w.jar[r] -= d.a.efc_aref[r];
+    }
+    let mut cost_warm = constraint::update(d, &w.jar[..n], false);
+    mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
+    for (i, e) in w.metric_diag.iter().enumerate() {
+        w.ma[i] += e * d.a.qacc_warmstart[i];
+    }
+    if let Some(s) = metric {
+        metric::mul_add(m, d, s, &mut w.ma, &d.a.qacc_warmstart);
+    }
+    for i in 0..nv {
+        cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
+    }
+    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
+    for r in 0..n {
+        w.jar[r] -= d.a.efc_aref[r];
+    }
+    let cost_smooth = constraint::update(d, &w.jar[..n], false);
+    if cost_warm <= cost_smooth {
+        w.a.copy_from_slice(&d.a.qacc_warmstart);
+    }
+}
+
+/// The rows' states at `w.a` and the Newton Hessian from them (`prepare` reads M, the rows and,
+/// under discrete, the metric).
+fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
+    let n = d.nefc;
+    constraint::mul_jac(d, &mut w.jar, &w.a);
+    for r in 0..n {
+        w.jar[r] -= d.a.efc_aref[r];
+    }
+    constraint::update(d, &w.jar[..n], true);
+    w.hess.prepare(m, d, Some(s));
+}
+
 /// CG or Newton under a metric that couples dofs across islands (flex stiffness, passive
 /// contact): one `mj_solPrimal` over every dof and row with `M̃ = M + B` as the operator. CG's
 /// preconditioner is the metric's own (`effBlockApply`): MuJoCo 3.15.0 does not fold the rows'
@@ -724,38 +769,13 @@ fn primal_metric(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch
     for i in 0..nv {
         w.f[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
     }
-    w.a.copy_from_slice(&d.a.qacc_smooth);
-    if !m.opt.disabled(disable::WARMSTART) {
-        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        let mut cost_warm = constraint::update(d, &w.jar[..n], false);
-        // the Gauss term with the whole metric and the shifted force (checked against MuJoCo
-        // 3.15.0's choices where plain M would choose otherwise)
-        mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
-        metric::mul_add(m, d, s, &mut w.ma, &d.a.qacc_warmstart);
-        for i in 0..nv {
-            cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
-        }
-        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        let cost_smooth = constraint::update(d, &w.jar[..n], false);
-        if cost_warm <= cost_smooth {
-            w.a.copy_from_slice(&d.a.qacc_warmstart);
-        }
-    }
+    // the Gauss term with the whole metric and the shifted force (checked against MuJoCo
+    // 3.15.0's choices where plain M would choose otherwise)
+    warm_start(m, d, w, Some(&mut *s));
     w.jt.build(nv, d);
     w.qfrc.fill(0.0);
     if newton {
-        constraint::mul_jac(d, &mut w.jar, &w.a);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        constraint::update(d, &w.jar[..n], true);
-        w.hess.prepare(m, d, Some(s));
+        prepare_newton(m, d, s, w);
     }
     let all_dofs = std::mem::take(&mut w.all_dofs);
     let all_rows = std::mem::take(&mut w.all_rows);
@@ -1070,30 +1090,7 @@ fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
             w.metric_diag.extend_from_slice(&s.metric.efm_diag);
         }
     }
-    // warm start: qacc_warmstart unless qacc_smooth costs less (`warmstart`)
-    w.a.copy_from_slice(&d.a.qacc_smooth);
-    if !m.opt.disabled(disable::WARMSTART) {
-        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        let mut cost_warm = constraint::update(d, &w.jar[..n], false);
-        mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
-        for (i, e) in w.metric_diag.iter().enumerate() {
-            w.ma[i] += e * d.a.qacc_warmstart[i];
-        }
-        for i in 0..nv {
-            cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
-        }
-        constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        let cost_smooth = constraint::update(d, &w.jar[..n], false);
-        if cost_warm <= cost_smooth {
-            w.a.copy_from_slice(&d.a.qacc_warmstart);
-        }
-    }
+    warm_start(m, d, w, None);
     let mut islands = std::mem::take(&mut w.islands);
     islands.find(m, d);
     w.jt.build(nv, d);
@@ -1108,14 +1105,8 @@ fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
     w.qfrc.fill(0.0);
     if newton {
         // one Hessian for all islands: it is block diagonal over them, so each island's
-        // direction is that of its own Hessian; the rows' states start at this qacc
-        constraint::mul_jac(d, &mut w.jar, &w.a);
-        for r in 0..n {
-            w.jar[r] -= d.a.efc_aref[r];
-        }
-        constraint::update(d, &w.jar[..n], true);
-        // `prepare` reads M, the rows and (under discrete) the metric's diagonal
-        w.hess.prepare(m, d, Some(s));
+        // direction is that of its own Hessian
+        prepare_newton(m, d, s, w);
     }
     let mut niter = 0;
     if islands.nisland == 0 {
