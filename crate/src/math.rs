@@ -115,6 +115,12 @@ pub fn mul_mat_t_vec3(m: &Mat3, v: &Vec3) -> Vec3 {
     ]
 }
 
+/// Transpose of a row-major 3×3 matrix.
+#[inline]
+pub fn transpose3(m: &Mat3) -> Mat3 {
+    [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]
+}
+
 /// Row-major 3×3 product `a·b`.
 #[inline]
 pub fn mul_mat_mat3(a: &Mat3, b: &Mat3) -> Mat3 {

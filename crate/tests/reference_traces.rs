@@ -155,6 +155,7 @@ reference_cases!(
     mesh_plane_ico,
     mesh_sphere_ellipsoid,
     cloth_on_mesh,
+    lesson_drape_ball,
     mesh_box_margin,
     free_body_implicitfast,
     free_body_discrete,

@@ -897,11 +897,6 @@ pub fn build(m: &Model, d: &Data, is: &mut InterpScratch) {
     assemble(m, d, is);
 }
 
-#[inline]
-fn transpose3(r: &Mat3) -> Mat3 {
-    [r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]]
-}
-
 /// Fills the values of the node CSR from the rotated cache.
 fn assemble(m: &Model, d: &Data, is: &mut InterpScratch) {
     if is.csr.rowdof.is_empty() {

@@ -43,6 +43,21 @@ pub enum Core<'a> {
     },
 }
 
+impl Core<'_> {
+    /// Centre and rotation of a geom core (`None` for flex points, which have no frame).
+    pub fn frame_mut(&mut self) -> Option<(&mut Vec3, &mut Mat3)> {
+        match self {
+            Core::Points { .. } => None,
+            Core::Sphere { c, mat }
+            | Core::Capsule { c, mat, .. }
+            | Core::Box { c, mat, .. }
+            | Core::Ellipsoid { c, mat, .. }
+            | Core::Cylinder { c, mat, .. }
+            | Core::Mesh { c, mat, .. } => Some((c, mat)),
+        }
+    }
+}
+
 /// A convex shape for GJK/EPA: a core and a radius (m).
 #[derive(Debug, Clone, Copy)]
 pub struct Shape<'a> {

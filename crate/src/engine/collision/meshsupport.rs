@@ -53,6 +53,42 @@ impl MeshData<'_> {
         self.vert.len() / 3
     }
 
+    /// The hull graph's parts (`mesh_graph`): each hull vertex's first edge, its mesh vertex,
+    /// and the -1-terminated neighbour lists.
+    fn graph_parts(&self) -> (&[i32], &[i32], &[i32]) {
+        let g = self.graph;
+        let numvert = g[0] as usize;
+        (
+            &g[2..2 + numvert],
+            &g[2 + numvert..2 + 2 * numvert],
+            &g[2 + 2 * numvert..],
+        )
+    }
+
+    /// Climbs the hull graph along `l` (local frame) from hull vertex `start`: each pass scans
+    /// the neighbours of the vertex it started from, moving to every strictly farther one, until
+    /// a pass moves nowhere. Returns the hull vertex reached.
+    fn climb(&self, l: &Vec3, start: usize) -> usize {
+        let (edgeadr, globalid, edges) = self.graph_parts();
+        let mut imax = start;
+        let mut max = vdot(l, self.vert, globalid[imax] as usize);
+        let mut prev = usize::MAX;
+        while imax != prev {
+            prev = imax;
+            let mut i = edgeadr[imax] as usize;
+            while edges[i] >= 0 {
+                let sub = edges[i] as usize;
+                let v = vdot(l, self.vert, globalid[sub] as usize);
+                if v > max {
+                    max = v;
+                    imax = sub;
+                }
+                i += 1;
+            }
+        }
+        imax
+    }
+
     /// Whether the native CCD climbs this mesh's graph.
     pub fn climbs(&self) -> bool {
         !self.graph.is_empty() && self.nvert() >= HILLCLIMB_MIN
@@ -81,14 +117,10 @@ impl MeshData<'_> {
             return imax;
         }
         // mjc_hillclimbSupport: seed from the 3×3×3 direction grid or the last vertex
-        let g = self.graph;
-        let numvert = g[0] as usize;
-        let edgeadr = &g[2..2 + numvert];
-        let globalid = &g[2 + numvert..2 + 2 * numvert];
-        let edges = &g[2 + 2 * numvert..];
+        let (_, globalid, _) = self.graph_parts();
         let cell = |x: f64| (x > 0.4) as usize + 1 - (x < -0.4) as usize;
         let grid = self.extrema[cell(l[0]) * 9 + cell(l[1]) * 3 + cell(l[2])] as usize;
-        let mut imax = if w.meshindex.get() >= 0 {
+        let seed = if w.meshindex.get() >= 0 {
             let cached = w.meshindex.get() as usize;
             let cdot = vdot(&l, self.vert, globalid[cached] as usize);
             let sdot = vdot(&l, self.vert, globalid[grid] as usize);
@@ -100,21 +132,7 @@ impl MeshData<'_> {
         } else {
             grid
         };
-        let mut max = vdot(&l, self.vert, globalid[imax] as usize);
-        let mut prev = usize::MAX;
-        while imax != prev {
-            prev = imax;
-            let mut i = edgeadr[imax] as usize;
-            while edges[i] >= 0 {
-                let sub = edges[i] as usize;
-                let v = vdot(&l, self.vert, globalid[sub] as usize);
-                if v > max {
-                    max = v;
-                    imax = sub;
-                }
-                i += 1;
-            }
-        }
+        let imax = self.climb(&l, seed);
         w.meshindex.set(imax as i32);
         let gi = globalid[imax];
         w.vertindex.set(gi);
@@ -139,28 +157,8 @@ impl MeshData<'_> {
             }
             return (best.max(0) as usize, best);
         }
-        let g = self.graph;
-        let numvert = g[0] as usize;
-        let edgeadr = &g[2..2 + numvert];
-        let globalid = &g[2 + numvert..2 + 2 * numvert];
-        let edges = &g[2 + 2 * numvert..];
-        let mut ibest = 0usize;
-        let mut tmp = vdot(&l, self.vert, globalid[0] as usize);
-        let mut change = true;
-        while change {
-            change = false;
-            let mut i = edgeadr[ibest] as usize;
-            while edges[i] >= 0 {
-                let loc = edges[i] as usize;
-                let v = vdot(&l, self.vert, globalid[loc] as usize);
-                if v > tmp {
-                    tmp = v;
-                    ibest = loc;
-                    change = true;
-                }
-                i += 1;
-            }
-        }
+        let ibest = self.climb(&l, 0);
+        let (_, globalid, _) = self.graph_parts();
         (globalid[ibest] as usize, ibest as i32)
     }
 

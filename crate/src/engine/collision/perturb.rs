@@ -13,7 +13,7 @@
 //! and cylinders against meshes get two clipped contacts with their own depths: both are
 //! refused by `check_supported`).
 
-use super::convex::{collide_warm, Core, EpaScratch, Shape};
+use super::convex::{collide_warm, EpaScratch, Shape};
 use super::meshsupport::Warm;
 use super::{make_frame, PreContact};
 use crate::math::*;
@@ -24,43 +24,14 @@ const RELATIVE_TOLERANCE: f64 = 1e-3;
 
 /// The shape turned by `rot` about `origin` (`mju_rotateFrame`).
 fn rotated<'a>(s: &Shape<'a>, rot: &Mat3, origin: &Vec3) -> Shape<'a> {
-    let turn = |c: Vec3, mat: Mat3| {
-        let mat = mul_mat_mat3(rot, &mat);
-        let rel = sub3(origin, &c);
+    let mut t = *s;
+    if let Some((c, mat)) = t.core.frame_mut() {
+        *mat = mul_mat_mat3(rot, mat);
+        let rel = sub3(origin, c);
         let vec = sub3(&mul_mat_vec3(rot, &rel), &rel);
-        (sub3(&c, &vec), mat)
-    };
-    let core = match s.core {
-        Core::Sphere { c, mat } => {
-            let (c, mat) = turn(c, mat);
-            Core::Sphere { c, mat }
-        }
-        Core::Capsule { c, mat, h } => {
-            let (c, mat) = turn(c, mat);
-            Core::Capsule { c, mat, h }
-        }
-        Core::Box { c, mat, size } => {
-            let (c, mat) = turn(c, mat);
-            Core::Box { c, mat, size }
-        }
-        Core::Ellipsoid { c, mat, size } => {
-            let (c, mat) = turn(c, mat);
-            Core::Ellipsoid { c, mat, size }
-        }
-        Core::Cylinder { c, mat, r, h } => {
-            let (c, mat) = turn(c, mat);
-            Core::Cylinder { c, mat, r, h }
-        }
-        Core::Mesh { c, mat, mesh } => {
-            let (c, mat) = turn(c, mat);
-            Core::Mesh { c, mat, mesh }
-        }
-        core @ Core::Points { .. } => core,
-    };
-    Shape {
-        core,
-        radius: s.radius,
+        *c = sub3(c, &vec);
     }
+    t
 }
 
 /// Collides `a` and `b` as [`super::convex::collide`] does, then adds the perturbed
@@ -112,9 +83,4 @@ pub fn collide_multi(
         }
     }
     out.len() - first
-}
-
-/// Transpose of a row-major 3×3 matrix.
-fn transpose3(m: &Mat3) -> Mat3 {
-    [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]
 }

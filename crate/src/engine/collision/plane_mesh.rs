@@ -5,16 +5,17 @@
 //! The 3.15.0 rule, measured against MuJoCo (the source this port reads still walks the hull
 //! graph for up to three contacts; 3.15.0 no longer does): of the polygons at the deepest
 //! vertex, the one whose outward normal points most squarely into the plane; of its vertices,
-//! those below the mesh centre (along the plane normal) and within the margin; more than four
-//! of them are cut to the largest-area quadrilateral (`polygonQuad`); they follow the first
-//! contact in the polygon's loop order from the vertex after the deepest. Each contact lies
+//! those below the mesh centre (along the plane normal) and within the margin; they follow the
+//! first contact in the polygon's loop order from the vertex after the deepest. Which of a
+//! face's vertices 3.15.0 keeps when more than four qualify was not pinned down, so meshes with
+//! such faces are refused before stepping (`check_supported`) and a face here has at most four. Each contact lies
 //! halfway between its vertex and the plane, with the vertex's own distance.
 //!
 //! The deepest vertex is found by MuJoCo's libccd-style search (see
 //! [`MeshData::ccd_support_index`]): exhaustive below 10 vertices, a climb from hull vertex 0
 //! above, so among exactly equally deep vertices flexlab's hull-graph order can pick another
-//! one; a polygon's loop may also start elsewhere than MuJoCo's, which matters only when more
-//! than four of its vertices qualify and several quadrilaterals have the same largest area.
+//! one; a polygon's loop may also start elsewhere than MuJoCo's, which does not change which
+//! vertices of a face of at most four become contacts.
 
 use super::meshsupport::MeshData;
 use super::PreContact;
@@ -33,64 +34,6 @@ pub struct MeshPolys<'a> {
     pub mapadr: &'a [i32],
     pub mapnum: &'a [i32],
     pub map: &'a [i32],
-}
-
-/// Area of the quadrilateral a, b, c, d (`area4`).
-fn area4(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
-    let ad = sub3(d, a);
-    let db = sub3(b, d);
-    let bc = sub3(c, b);
-    let ca = sub3(a, c);
-    let g = add3(&cross(&ad, &db), &cross(&bc, &ca));
-    0.5 * dot3(&g, &g).sqrt()
-}
-
-/// Positions of the largest-area quadrilateral of the convex polygon of `n > 4` points
-/// `p(0..n)` (`polygonQuad`).
-fn polygon_quad(n: usize, p: impl Fn(usize) -> Vec3) -> [usize; 4] {
-    let next = |i: usize| if i == n - 1 { 0 } else { i + 1 };
-    let (mut b, mut c, mut d) = (1, 2, 3);
-    let mut res = [0, 1, 2, 3];
-    let mut m = area4(&p(0), &p(b), &p(c), &p(d));
-    for a in 0..n {
-        loop {
-            let mn = area4(&p(a), &p(b), &p(c), &p(next(d)));
-            if mn <= m {
-                break;
-            }
-            m = mn;
-            d = next(d);
-            res = [a, b, c, d];
-            loop {
-                let mn = area4(&p(a), &p(b), &p(next(c)), &p(d));
-                if mn <= m {
-                    break;
-                }
-                m = mn;
-                c = next(c);
-                res = [a, b, c, d];
-            }
-            loop {
-                let mn = area4(&p(a), &p(next(b)), &p(c), &p(d));
-                if mn <= m {
-                    break;
-                }
-                m = mn;
-                b = next(b);
-                res = [a, b, c, d];
-            }
-        }
-        if b == a {
-            b = next(b);
-            if c == b {
-                c = next(c);
-                if d == c {
-                    d = next(d);
-                }
-            }
-        }
-    }
-    res
 }
 
 /// Appends the plane–mesh contacts (normal: the plane's z axis) within `margin` (m).
@@ -161,13 +104,6 @@ pub fn plane_mesh(
         if vdot > 0.0 && vdot > threshold {
             quad.push((k, add3(&mul_mat_vec3(&m2, &vl), &p2)));
         }
-    }
-    if quad.len() > MAX_PLANE_MESH {
-        // more than four: keep the largest-area quadrilateral of them, in loop order
-        let q = polygon_quad(quad.len(), |i| quad[i].1);
-        let keep = [quad[q[0]], quad[q[1]], quad[q[2]], quad[q[3]]];
-        quad.clear();
-        quad.extend_from_slice(&keep);
     }
     // the kept vertices in loop order from the one after the deepest
     for step in 1..num {
