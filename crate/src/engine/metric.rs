@@ -639,10 +639,7 @@ pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b:
     let nv = m.nv;
     let blocks = &ms.blocks;
     if 3 * ms.nblock == nv {
-        for k in 0..ms.nblock {
-            let i = ms.block_dof[k];
-            chol3_solve(&mut x[i..i + 3], &blocks[9 * k..9 * k + 9], &b[i..i + 3]);
-        }
+        chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
         return;
     }
     x.copy_from_slice(b);
@@ -655,8 +652,34 @@ pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b:
     } else {
         solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
     }
-    for k in 0..ms.nblock {
-        let i = ms.block_dof[k];
+    chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
+}
+
+/// [`chol3_solve`] on every block, two at a time: the solves are chains of divisions, and one
+/// two-lane division costs what one scalar division does.
+fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]) {
+    use super::lanes::F64x2;
+    let mut pairs = block_dof.chunks_exact(2);
+    for (k, pair) in (&mut pairs).enumerate() {
+        let (i, j) = (pair[0], pair[1]);
+        let (l, m) = (
+            &blocks[18 * k..18 * k + 9],
+            &blocks[18 * k + 9..18 * k + 18],
+        );
+        let lane = |a: usize| F64x2::new(l[a], m[a]);
+        let (l0, l3, l4, l6, l7, l8) = (lane(0), lane(3), lane(4), lane(6), lane(7), lane(8));
+        let r0 = F64x2::new(b[i], b[j]) / l0;
+        let r1 = (F64x2::new(b[i + 1], b[j + 1]) - l3 * r0) / l4;
+        let r2 = (F64x2::new(b[i + 2], b[j + 2]) - (l6 * r0 + l7 * r1)) / l8;
+        let r2 = r2 / l8;
+        let r1 = (r1 - l7 * r2) / l4;
+        let r0 = (r0 - l3 * r1 - l6 * r2) / l0;
+        let ([a0, b0], [a1, b1], [a2, b2]) = (r0.lanes(), r1.lanes(), r2.lanes());
+        x[i..i + 3].copy_from_slice(&[a0, a1, a2]);
+        x[j..j + 3].copy_from_slice(&[b0, b1, b2]);
+    }
+    if let [i] = *pairs.remainder() {
+        let k = block_dof.len() - 1;
         chol3_solve(&mut x[i..i + 3], &blocks[9 * k..9 * k + 9], &b[i..i + 3]);
     }
 }
@@ -745,7 +768,7 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
 
 /// `Σ a[i]·b[i]` in `mju_dot`'s order, as MuJoCo's PCG sums it.
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    super::solver::dot_mj(a.len(), |i| a[i] * b[i])
+    super::solver::dot_mj_slices(a, b)
 }
 
 /// Discrete integration (`mj_discrete`): `qacc` is the step map `(v⁺ − v)/h`.
@@ -799,9 +822,10 @@ pub fn for_each_flex_entry(
         let dr = csr.slot_dof[sl];
         for k in csr.row[sl]..csr.row[sl + 1] {
             let dc = csr.slot_dof[csr.col[k]];
+            let blk = csr.block(k);
             for r in 0..3 {
                 for c in 0..3 {
-                    emit(dr + r, dc + c, scale * csr.val[9 * k + 3 * r + c]);
+                    emit(dr + r, dc + c, scale * blk[3 * r + c]);
                 }
             }
         }

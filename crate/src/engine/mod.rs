@@ -20,6 +20,7 @@ pub mod interp;
 pub mod island;
 pub mod jacobian;
 pub mod kinematics;
+pub mod lanes;
 pub mod metric;
 pub mod passive;
 pub mod rne;

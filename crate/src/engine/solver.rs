@@ -989,18 +989,19 @@ fn dot_part(a: &[f64], b: &[f64], dofs: &[usize]) -> f64 {
     dot_mj(dofs.len(), |k| a[dofs[k]] * b[dofs[k]])
 }
 
-/// [`dot_mj`] of two equal-length slices.
-fn dot_mj_slices(a: &[f64], b: &[f64]) -> f64 {
-    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
+/// [`dot_mj`] of two equal-length slices, its four running sums as two two-lane sums
+/// (`(s0, s1)` and `(s2, s3)`, so the reduction `(s0 + s2) + (s1 + s3)` is one lane addition).
+pub(super) fn dot_mj_slices(a: &[f64], b: &[f64]) -> f64 {
+    use super::lanes::F64x2;
+    let (mut r01, mut r23) = (F64x2::splat(0.0), F64x2::splat(0.0));
     let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
     let (ta, tb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
-        r0 += x[0] * y[0];
-        r1 += x[1] * y[1];
-        r2 += x[2] * y[2];
-        r3 += x[3] * y[3];
+        r01 = r01 + F64x2::load(&x[0..2]) * F64x2::load(&y[0..2]);
+        r23 = r23 + F64x2::load(&x[2..4]) * F64x2::load(&y[2..4]);
     }
-    let mut res = (r0 + r2) + (r1 + r3);
+    let [s02, s13] = (r01 + r23).lanes();
+    let mut res = s02 + s13;
     match ta.len() {
         3 => res += ta[0] * tb[0] + ta[1] * tb[1] + ta[2] * tb[2],
         2 => res += ta[0] * tb[0] + ta[1] * tb[1],
