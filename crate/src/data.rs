@@ -288,11 +288,21 @@ impl std::ops::DerefMut for Data {
 impl Data {
     /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
     pub fn new(m: &Model) -> Data {
+        let maxcon = crate::engine::collision::max_contacts(m);
+        Data::sized(m, maxcon, crate::engine::constraint::max_rows(m, maxcon))
+    }
+
+    /// Data with room for no contact and no constraint row, for the compiler's kinematics at
+    /// the reference pose (`mj_setConst`): a large flex's contact and row buffers are tens of
+    /// megabytes, which the browser zeroes on every model load.
+    pub fn kinematic(m: &Model) -> Data {
+        Data::sized(m, 0, 0)
+    }
+
+    fn sized(m: &Model, maxcon: usize, maxefc: usize) -> Data {
         let nq = m.nq;
         let nv = m.nv;
         let nbody = m.nbody;
-        let maxcon = crate::engine::collision::max_contacts(m);
-        let maxefc = crate::engine::constraint::max_rows(m, maxcon);
         let z = |n: usize| vec![0.0f64; n];
         let a = DataArrays {
             qpos: z(nq),

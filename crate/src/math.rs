@@ -18,6 +18,28 @@ pub type Vec3 = [f64; 3];
 pub type Quat = [f64; 4];
 pub type Mat3 = [f64; 9];
 
+/// The smaller of `a` and `b` as MuJoCo's `mju_min` picks it (`a < b ? a : b`). In the
+/// browser `f64::min` is a call to `fmin` (wasm's own `f64.min` treats NaN differently), so hot
+/// loops over boxes use this, which is one compare and select.
+#[inline(always)]
+pub fn min(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The larger of `a` and `b` as MuJoCo's `mju_max` picks it (`a > b ? a : b`); see [`min`].
+#[inline(always)]
+pub fn max(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 #[inline]
 pub fn add3(a: &Vec3, b: &Vec3) -> Vec3 {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]

@@ -155,7 +155,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     m.flexedge_J_colind = Vec::new();
     m.nJfe = 0;
 
-    let mut d = Data::new(m);
+    let mut d = Data::kinematic(m);
     d.a.qpos.copy_from_slice(&m.qpos0);
     kinematics::kinematics(m, &mut d);
     kinematics::com_pos(m, &mut d);
@@ -178,7 +178,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
 
     flex_sparse(m, &d);
     super::flexvert::vert_sparse(m)?;
-    let mut d = Data::new(m);
+    let mut d = Data::kinematic(m);
     d.a.qpos.copy_from_slice(&m.qpos0);
     kinematics::kinematics(m, &mut d);
     kinematics::com_pos(m, &mut d);

@@ -337,8 +337,8 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
                 let v = vadr + m.flex_elem[ed + k] as usize;
                 for j in 0..3 {
                     let x = d.flexvert_xpos[3 * v + j];
-                    lo[j] = lo[j].min(x);
-                    hi[j] = hi[j].max(x);
+                    lo[j] = crate::math::min(lo[j], x);
+                    hi[j] = crate::math::max(hi[j], x);
                 }
             }
             let base = 6 * (m.flex_elemadr[f] as usize + e);

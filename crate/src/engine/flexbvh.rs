@@ -47,8 +47,8 @@ pub fn build(
         hi.copy_from_slice(&vert[first..first + 3]);
         for &v in &ed[1..] {
             for j in 0..3 {
-                lo[j] = lo[j].min(vert[3 * v as usize + j]);
-                hi[j] = hi[j].max(vert[3 * v as usize + j]);
+                lo[j] = crate::math::min(lo[j], vert[3 * v as usize + j]);
+                hi[j] = crate::math::max(hi[j], vert[3 * v as usize + j]);
             }
         }
         let mut aabb = [0.0; 6];
@@ -72,8 +72,8 @@ fn make(tree: &mut FlexBvh, leaves: &mut [Leaf]) -> i32 {
     let mut hi = [-f64::MAX; 3];
     for l in leaves.iter() {
         for j in 0..3 {
-            lo[j] = lo[j].min(l.aabb[j] - l.aabb[3 + j]);
-            hi[j] = hi[j].max(l.aabb[j] + l.aabb[3 + j]);
+            lo[j] = crate::math::min(lo[j], l.aabb[j] - l.aabb[3 + j]);
+            hi[j] = crate::math::max(hi[j], l.aabb[j] + l.aabb[3 + j]);
         }
     }
     let index = tree.child.len();
@@ -123,8 +123,8 @@ pub fn node_boxes(tree: &FlexBvh, elem_aabb: &[f64], out: &mut [[f64; 6]]) {
         let (a, b) = (out[c1 as usize], out[c2 as usize]);
         let mut bx = [0.0; 6];
         for k in 0..3 {
-            let lo = (a[k] - a[k + 3]).min(b[k] - b[k + 3]);
-            let hi = (a[k] + a[k + 3]).max(b[k] + b[k + 3]);
+            let lo = crate::math::min(a[k] - a[k + 3], b[k] - b[k + 3]);
+            let hi = crate::math::max(a[k] + a[k + 3], b[k] + b[k + 3]);
             bx[k] = 0.5 * (hi + lo);
             bx[k + 3] = 0.5 * (hi - lo);
         }

@@ -22,7 +22,7 @@ fn norm3(v: &[f64; 3]) -> f64 {
 
 /// Eigen-decomposition of a symmetric 3×3 matrix (Eberly's non-iterative method).
 fn eigen3(value: &mut [f64; 3], q: &mut [f64; 9], a: &[f64; 9]) {
-    let scale = a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = a.iter().fold(0.0f64, |m, x| crate::math::max(m, x.abs()));
     *q = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     if scale == 0.0 {
         *value = [0.0; 3];
@@ -43,7 +43,7 @@ fn eigen3(value: &mut [f64; 3], q: &mut [f64; 9], a: &[f64; 9]) {
     for i in 0..3 {
         b[4 * i] -= mean;
     }
-    let bscale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let bscale = b.iter().fold(0.0f64, |m, x| crate::math::max(m, x.abs()));
     for x in b.iter_mut() {
         *x /= bscale;
     }
@@ -59,7 +59,7 @@ fn eigen3(value: &mut [f64; 3], q: &mut [f64; 9], a: &[f64; 9]) {
     let det = b[0] * (b[4] * b[8] - b[5] * b[5]) - b[1] * (b[1] * b[8] - b[2] * b[5])
         + b[2] * (b[1] * b[5] - b[2] * b[4]);
     let r = 0.5 * det;
-    let mut root = 2.0 * ((r.abs().min(1.0)).acos() / 3.0).cos();
+    let mut root = 2.0 * (crate::math::min(r.abs(), 1.0).acos() / 3.0).cos();
     if r < 0.0 {
         root = -root;
     }
@@ -106,7 +106,7 @@ fn eigen3(value: &mut [f64; 3], q: &mut [f64; 9], a: &[f64; 9]) {
     let (mut cosine, mut sine, mut t) = (1.0, 0.0, 0.0);
     if bb != 0.0 {
         let delta = 0.5 * (cc - aa);
-        let ws = delta.abs().max(bb.abs());
+        let ws = crate::math::max(delta.abs(), bb.abs());
         let (x, y) = (delta / ws, bb / ws);
         t = (if x >= 0.0 { y } else { -y }) / (x.abs() + (x * x + y * y).sqrt());
         cosine = 1.0 / (1.0 + t * t).sqrt();
@@ -124,7 +124,7 @@ fn eigen3(value: &mut [f64; 3], q: &mut [f64; 9], a: &[f64; 9]) {
 
 /// Signed SVD F = U diag(σ) Vᵀ with proper rotations, by one-sided Jacobi.
 fn svd(u_out: &mut [f64; 9], sigma: &mut [f64; 3], vmat: &mut [f64; 9], f: &[f64; 9]) {
-    let scale = f.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = f.iter().fold(0.0f64, |m, x| crate::math::max(m, x.abs()));
     let mut a = [0.0; 9];
     for i in 0..9 {
         a[i] = if scale != 0.0 { f[i] / scale } else { 0.0 };
@@ -244,7 +244,7 @@ fn svd(u_out: &mut [f64; 9], sigma: &mut [f64; 3], vmat: &mut [f64; 9], f: &[f64
 }
 
 fn positive3(a: &[f64; 9]) -> bool {
-    let scale = a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = a.iter().fold(0.0f64, |m, x| crate::math::max(m, x.abs()));
     let tol = 1e-12 * scale;
     if a[0] <= tol {
         return false;
@@ -401,7 +401,7 @@ pub fn project(
         eigen3(&mut val, &mut q, &a);
         h.stretch = [0.0; 9];
         for e in 0..3 {
-            let w = val[e].max(0.0);
+            let w = crate::math::max(val[e], 0.0);
             for i in 0..3 {
                 for jj in 0..3 {
                     h.stretch[3 * i + jj] += w * q[3 * i + e] * q[3 * jj + e];
@@ -422,8 +422,8 @@ pub fn project(
             let geometric = 0.5 * (geo[i] + geo[jj]);
             let (sum, diff) = (sigma[i] + sigma[jj], sigma[i] - sigma[jj]);
             let crs = pressure * sigma[3 - i - jj];
-            h.symmetric[mode] = (sum * sum * material + geometric - crs).max(0.0);
-            h.skew[mode] = (diff * diff * material + geometric + crs).max(0.0);
+            h.symmetric[mode] = crate::math::max(sum * sum * material + geometric - crs, 0.0);
+            h.skew[mode] = crate::math::max(diff * diff * material + geometric + crs, 0.0);
             mode += 1;
         }
     }

@@ -899,13 +899,33 @@ struct JacT {
 
 impl JacT {
     fn build(&mut self, nv: usize, d: &Data) {
-        let n = d.nefc;
-        let entries = (0..n).flat_map(|r| {
+        // a counting sort by column, as `bucket` does, in plain loops: this runs every step and
+        // the iterator form was 6% of a small model's step in the browser
+        let rows = |r: usize| {
             let adr = d.a.efc_J_rowadr[r] as usize;
-            (adr..adr + d.a.efc_J_rownnz[r] as usize)
-                .map(move |k| (d.a.efc_J_colind[k] as usize, (r, k)))
-        });
-        bucket(nv, &mut self.ptr, &mut self.entry, entries, (0, 0));
+            adr..adr + d.a.efc_J_rownnz[r] as usize
+        };
+        let ptr = &mut self.ptr;
+        ptr.clear();
+        ptr.resize(nv + 2, 0);
+        for r in 0..d.nefc {
+            for &c in &d.a.efc_J_colind[rows(r)] {
+                ptr[c as usize + 2] += 1;
+            }
+        }
+        for b in 2..nv + 2 {
+            ptr[b] += ptr[b - 1];
+        }
+        self.entry.clear();
+        self.entry.resize(ptr[nv + 1], (0, 0));
+        for r in 0..d.nefc {
+            for k in rows(r) {
+                let c = d.a.efc_J_colind[k] as usize;
+                self.entry[ptr[c + 1]] = (r, k);
+                ptr[c + 1] += 1;
+            }
+        }
+        ptr.pop();
     }
 }
 

@@ -348,8 +348,8 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
     for e in 0..ne {
         let b = elem_aabb(d, m, f, e);
         for k in 0..3 {
-            lo[k] = lo[k].min(b[k] - b[3 + k]);
-            hi[k] = hi[k].max(b[k] + b[3 + k]);
+            lo[k] = crate::math::min(lo[k], b[k] - b[3 + k]);
+            hi[k] = crate::math::max(hi[k], b[k] + b[3 + k]);
         }
     }
     let ext = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];

@@ -350,7 +350,7 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
             r[k] = if r1[0] > 0.0 && r2[0] > 0.0 {
                 mix * r1[k] + (1.0 - mix) * r2[k]
             } else {
-                r1[k].min(r2[k])
+                crate::math::min(r1[k], r2[k])
             };
         }
         solref = r;
@@ -359,7 +359,11 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
             im[k] = mix * i1[k] + (1.0 - mix) * i2[k];
         }
         solimp = im;
-        fri = [fr1[0].max(fr2[0]), fr1[1].max(fr2[1]), fr1[2].max(fr2[2])];
+        fri = [
+            crate::math::max(fr1[0], fr2[0]),
+            crate::math::max(fr1[1], fr2[1]),
+            crate::math::max(fr1[2], fr2[2]),
+        ];
     }
     Params {
         condim,
@@ -487,8 +491,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
             }
             let r = r + m.geom_margin[g] + m.geom_gap[g];
             for k in 0..3 {
-                lo[k] = lo[k].min(d.a.geom_xpos[3 * g + k] - r);
-                hi[k] = hi[k].max(d.a.geom_xpos[3 * g + k] + r);
+                lo[k] = crate::math::min(lo[k], d.a.geom_xpos[3 * g + k] - r);
+                hi[k] = crate::math::max(hi[k], d.a.geom_xpos[3 * g + k] + r);
             }
         }
     } else {
@@ -497,8 +501,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
         let va = m.flex_vertadr[f] as usize;
         for v in va..va + m.flex_vertnum[f] as usize {
             for k in 0..3 {
-                lo[k] = lo[k].min(d.a.flexvert_xpos[3 * v + k] - r);
-                hi[k] = hi[k].max(d.a.flexvert_xpos[3 * v + k] + r);
+                lo[k] = crate::math::min(lo[k], d.a.flexvert_xpos[3 * v + k] - r);
+                hi[k] = crate::math::max(hi[k], d.a.flexvert_xpos[3 * v + k] + r);
             }
         }
     }
