@@ -396,11 +396,11 @@ fn elem_weights(
         let dist =
             ((point[0] - x[0]).powi(2) + (point[1] - x[1]).powi(2) + (point[2] - x[2]).powi(2))
                 .sqrt();
-        out.push((g, 1.0 / crate::math::max(dist, MINVAL)));
+        out.push((g, 1.0 / max(dist, MINVAL)));
     }
     let sum: f64 = out[start..].iter().map(|x| x.1).sum();
     for x in out[start..].iter_mut() {
-        x.1 /= crate::math::max(sum, MINVAL);
+        x.1 /= max(sum, MINVAL);
     }
 }
 
@@ -1179,24 +1179,24 @@ fn sol_params(m: &Model, d: &Data, i: usize) -> ([f64; 2], [f64; 2], [f64; 5]) {
     let discrete = m.opt.integrator == Integrator::Discrete;
     let h = m.opt.timestep;
     if !m.opt.disabled(disable::REFSAFE) && solref[0] > 0.0 && !discrete {
-        solref[0] = crate::math::max(solref[0], 2.0 * h);
+        solref[0] = max(solref[0], 2.0 * h);
     }
     if (fric[0] > 0.0) ^ (fric[1] > 0.0) {
         fric = [0.0; 2];
     }
     if !m.opt.disabled(disable::REFSAFE) && fric[0] > 0.0 && !discrete {
-        fric[0] = crate::math::max(fric[0], 2.0 * h);
+        fric[0] = max(fric[0], 2.0 * h);
     }
     solimp[0] = solimp[0].clamp(MINIMP, MAXIMP);
     solimp[1] = solimp[1].clamp(MINIMP, MAXIMP);
-    solimp[2] = crate::math::max(solimp[2], 0.0);
+    solimp[2] = max(solimp[2], 0.0);
     solimp[3] = solimp[3].clamp(MINIMP, MAXIMP);
-    solimp[4] = crate::math::max(solimp[4], 1.0);
+    solimp[4] = max(solimp[4], 1.0);
     // discrete: cap the stiffness at 1/(dmax·h²), keeping the damping ratio
     if discrete && !m.opt.disabled(disable::REFSAFE) {
         let cap = |r: &mut [f64; 2]| {
             if r[0] > 0.0 && r[1] > 0.0 {
-                r[0] = crate::math::max(r[0], h / (r[1] * solimp[1].sqrt()));
+                r[0] = max(r[0], h / (r[1] * solimp[1].sqrt()));
             }
         };
         cap(&mut solref);
@@ -1269,7 +1269,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
         let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
         for j in 0..dim {
             let r = i + j;
-            d.a.efc_R[r] = crate::math::max(MINVAL, (1.0 - imp) * d.a.efc_diagApprox[r] / imp);
+            d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagApprox[r] / imp);
             let tp = d.a.efc_type[r];
             let ell_fric = tp == kind::CONTACT_ELLIPTIC && j > 0;
             let rf = if ell_fric && (fric[0] != 0.0 || fric[1] != 0.0) {
@@ -1280,17 +1280,17 @@ fn make_impedance(m: &Model, d: &mut Data) {
             let k = if tp == kind::FRICTION_DOF || tp == kind::FRICTION_TENDON || ell_fric {
                 0.0
             } else if rf[0] > 0.0 {
-                1.0 / crate::math::max(
+                1.0 / max(
                     MINVAL,
                     solimp[1] * solimp[1] * rf[0] * rf[0] * rf[1] * rf[1],
                 )
             } else {
-                -rf[0] / crate::math::max(MINVAL, solimp[1] * solimp[1])
+                -rf[0] / max(MINVAL, solimp[1] * solimp[1])
             };
             let b = if rf[1] > 0.0 {
-                2.0 / crate::math::max(MINVAL, solimp[1] * rf[0])
+                2.0 / max(MINVAL, solimp[1] * rf[0])
             } else {
-                -rf[1] / crate::math::max(MINVAL, solimp[1])
+                -rf[1] / max(MINVAL, solimp[1])
             };
             d.a.efc_KBIP[4 * r] = k;
             d.a.efc_KBIP[4 * r + 1] = b;
@@ -1312,7 +1312,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
             let id = d.a.efc_id[i] as usize;
             let dim = d.contact[id].dim as usize;
             let fr = d.contact[id].friction;
-            d.a.efc_R[i + 1] = d.a.efc_R[i] / crate::math::max(MINVAL, m.opt.impratio);
+            d.a.efc_R[i + 1] = d.a.efc_R[i] / max(MINVAL, m.opt.impratio);
             let mu = fr[0] * (d.a.efc_R[i + 1] / d.a.efc_R[i]).sqrt();
             d.contact[id].mu = mu;
             if tp == kind::CONTACT_ELLIPTIC {

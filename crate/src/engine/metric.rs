@@ -17,6 +17,10 @@ use crate::compile::checks::{
 use crate::data::{Data, Warning};
 use crate::math::MINVAL;
 use crate::model::{disable, Integrator, Model};
+use std::ops::{Add, Div, Mul, Sub};
+
+use super::lanes::F64x2;
+use super::solver::dot_mj_slices as dot;
 
 /// Per-step metric state (MuJoCo's `efm_*` arena objects), sized once per model.
 #[derive(Debug, Clone, Default)]
@@ -414,19 +418,26 @@ fn chol3_factor(a: &mut [f64]) {
     }
 }
 
-/// `x = (L·Lᵀ)⁻¹·b` for one factored 3×3 block.
-#[inline]
-fn chol3_solve(x: &mut [f64], l: &[f64], b: &[f64]) {
-    let r0 = b[0] / l[0];
-    let r1 = (b[1] - l[3] * r0) / l[4];
-    let r2 = (b[2] - (l[6] * r0 + l[7] * r1)) / l[8];
-    let r2 = r2 / l[8];
-    let r1 = (r1 - l[7] * r2) / l[4];
-    let r0 = (r0 - l[3] * r1 - l[6] * r2) / l[0];
-    x[0] = r0;
-    x[1] = r1;
-    x[2] = r2;
+/// `(L·Lᵀ)⁻¹·b` for one factored 3×3 block given by its lower entries
+/// `[l0, l3, l4, l6, l7, l8]` (row-major indices): one formula for `f64` and for two blocks in
+/// the lanes of [`F64x2`].
+#[inline(always)]
+fn chol3_formula<T>(l: [T; 6], b: [T; 3]) -> [T; 3]
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
+{
+    let [l0, l3, l4, l6, l7, l8] = l;
+    let r0 = b[0] / l0;
+    let r1 = (b[1] - l3 * r0) / l4;
+    let r2 = (b[2] - (l6 * r0 + l7 * r1)) / l8;
+    let r2 = r2 / l8;
+    let r1 = (r1 - l7 * r2) / l4;
+    let r0 = (r0 - l3 * r1 - l6 * r2) / l0;
+    [r0, r1, r2]
 }
+
+/// The entries of a factored block that [`chol3_formula`] reads.
+const CHOL3_LOWER: [usize; 6] = [0, 3, 4, 6, 7, 8];
 
 /// `res += scale·K_bend·vec` for standard flex `f` (dof vectors), through the vertex map.
 #[allow(clippy::too_many_arguments)]
@@ -635,7 +646,7 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
 
 /// The preconditioner (`effBlockApply`): block solves on covered triples, the backbone on the
 /// rest (covered entries zeroed first, which keeps the operator symmetric).
-pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b: &[f64]) {
+pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f64]) {
     let nv = m.nv;
     let blocks = &ms.blocks;
     if 3 * ms.nblock == nv {
@@ -655,10 +666,9 @@ pub fn precondition(m: &Model, d: &Data, ms: &mut MetricState, x: &mut [f64], b:
     chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
 }
 
-/// [`chol3_solve`] on every block, two at a time: the solves are chains of divisions, and one
+/// `x = (L·Lᵀ)⁻¹·b` on every block, two at a time: the solves are chains of divisions, and one
 /// two-lane division costs what one scalar division does.
 fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]) {
-    use super::lanes::F64x2;
     let mut pairs = block_dof.chunks_exact(2);
     for (k, pair) in (&mut pairs).enumerate() {
         let (i, j) = (pair[0], pair[1]);
@@ -666,21 +676,16 @@ fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]
             &blocks[18 * k..18 * k + 9],
             &blocks[18 * k + 9..18 * k + 18],
         );
-        let lane = |a: usize| F64x2::new(l[a], m[a]);
-        let (l0, l3, l4, l6, l7, l8) = (lane(0), lane(3), lane(4), lane(6), lane(7), lane(8));
-        let r0 = F64x2::new(b[i], b[j]) / l0;
-        let r1 = (F64x2::new(b[i + 1], b[j + 1]) - l3 * r0) / l4;
-        let r2 = (F64x2::new(b[i + 2], b[j + 2]) - (l6 * r0 + l7 * r1)) / l8;
-        let r2 = r2 / l8;
-        let r1 = (r1 - l7 * r2) / l4;
-        let r0 = (r0 - l3 * r1 - l6 * r2) / l0;
-        let ([a0, b0], [a1, b1], [a2, b2]) = (r0.lanes(), r1.lanes(), r2.lanes());
+        let lanes = CHOL3_LOWER.map(|a| F64x2::new(l[a], m[a]));
+        let rhs = [0, 1, 2].map(|r| F64x2::new(b[i + r], b[j + r]));
+        let [[a0, b0], [a1, b1], [a2, b2]] = chol3_formula(lanes, rhs).map(F64x2::lanes);
         x[i..i + 3].copy_from_slice(&[a0, a1, a2]);
         x[j..j + 3].copy_from_slice(&[b0, b1, b2]);
     }
     if let [i] = *pairs.remainder() {
-        let k = block_dof.len() - 1;
-        chol3_solve(&mut x[i..i + 3], &blocks[9 * k..9 * k + 9], &b[i..i + 3]);
+        let l = &blocks[9 * (block_dof.len() - 1)..];
+        let r = chol3_formula(CHOL3_LOWER.map(|a| l[a]), [b[i], b[i + 1], b[i + 2]]);
+        x[i..i + 3].copy_from_slice(&r);
     }
 }
 
@@ -693,7 +698,7 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
     s.metric.iterations = 0;
     s.metric.residual = 0.0;
     if !s.metric.any_flex {
-        precondition(m, d, &mut s.metric, x, b);
+        precondition(m, d, &s.metric, x, b);
         return;
     }
     let mut r = std::mem::take(&mut s.metric.r);
@@ -706,7 +711,7 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
     if bn > MINVAL {
         let tol = m.opt.tolerance * m.opt.tolerance * bn;
         let mut capped = true;
-        precondition(m, d, &mut s.metric, &mut z, &r);
+        precondition(m, d, &s.metric, &mut z, &r);
         p.copy_from_slice(&z);
         let mut rz = dot(&r, &z);
         let mut it = 0;
@@ -730,7 +735,7 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
                 capped = false;
                 break;
             }
-            precondition(m, d, &mut s.metric, &mut z, &r);
+            precondition(m, d, &s.metric, &mut z, &r);
             let rznew = dot(&r, &z);
             let beta = rznew / rz;
             for (p, &z) in p[..nv].iter_mut().zip(&z[..nv]) {
@@ -764,11 +769,6 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
     solve(m, d, s, &mut x, &rhs);
     d.a.qacc_smooth = x;
     s.metric.rhs = rhs;
-}
-
-/// `Σ a[i]·b[i]` in `mju_dot`'s order, as MuJoCo's PCG sums it.
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    super::solver::dot_mj_slices(a, b)
 }
 
 /// Discrete integration (`mj_discrete`): `qacc` is the step map `(v⁺ − v)/h`.

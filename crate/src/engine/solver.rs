@@ -12,7 +12,7 @@
 
 use super::constraint::{self, kind, state};
 use super::inertia::{mul_m, solve_ld};
-use super::island::Islands as Island;
+use super::island::{bucket, Islands as Island};
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
 use crate::data::Data;
@@ -173,32 +173,6 @@ pub struct Hessian {
     cols: Vec<usize>,
 }
 
-/// Counting sort into buckets: `ptr[b]..ptr[b + 1]` of `out` holds, in order, the items
-/// whose key is `b` (`key` gives each item's key, or `None` to drop it).
-fn bucket<T: Copy>(
-    nb: usize,
-    ptr: &mut Vec<usize>,
-    out: &mut Vec<T>,
-    items: impl Iterator<Item = (usize, T)> + Clone,
-    fill: T,
-) {
-    ptr.clear();
-    ptr.resize(nb + 2, 0);
-    for (b, _) in items.clone() {
-        ptr[b + 2] += 1;
-    }
-    for b in 2..nb + 2 {
-        ptr[b] += ptr[b - 1];
-    }
-    out.clear();
-    out.resize(ptr[nb + 1], fill);
-    for (b, it) in items {
-        out[ptr[b + 1]] = it;
-        ptr[b + 1] += 1;
-    }
-    ptr.pop();
-}
-
 impl Hessian {
     /// Reserves every buffer whose size the model bounds (rows, Jacobian entries, M, dofs) and
     /// a guess at the factor's, so that stepping rarely has to grow them when contacts come.
@@ -331,28 +305,36 @@ impl Hessian {
             let adr = m.M_rowadr[i] as usize;
             adr..adr + m.M_rownnz[i] as usize
         };
-        let m_entries = (0..nv).flat_map(|i| mrow(i).map(move |k| (i, k)));
         bucket(
             nv,
             &mut self.mt_ptr,
             &mut self.mt,
-            m_entries
-                .filter(|&(i, k)| m.M_colind[k] as usize != i)
-                .map(|(i, k)| (m.M_colind[k] as usize, (i as u32, k as u32))),
+            nv,
+            mrow,
+            |i, k| {
+                let c = m.M_colind[k] as usize;
+                (c != i).then_some((c, (i as u32, k as u32)))
+            },
             (0, 0),
         );
         // the row groups by the dofs they touch
         let group = &self.group;
-        let heads = (0..n).filter(|&r| group[r] > 0);
         bucket(
             nv,
             &mut self.jt_ptr,
             &mut self.jt,
-            heads.flat_map(|r| {
+            n,
+            |r| {
+                if group[r] > 0 {
+                    0..d.a.efc_J_rownnz[r] as usize
+                } else {
+                    0..0
+                }
+            },
+            |r, p| {
                 let adr = d.a.efc_J_rowadr[r] as usize;
-                (0..d.a.efc_J_rownnz[r] as usize)
-                    .map(move |p| (d.a.efc_J_colind[adr + p] as usize, (r as u32, p as u32)))
-            }),
+                Some((d.a.efc_J_colind[adr + p] as usize, (r as u32, p as u32)))
+            },
             (0, 0),
         );
         // the metric's entries by column
@@ -361,7 +343,9 @@ impl Hessian {
             nv,
             &mut self.eb_ptr,
             &mut self.eb,
-            (0..emit_ij.len()).map(|t| (emit_ij[t].1 as usize, t as u32)),
+            1,
+            |_| 0..emit_ij.len(),
+            |_, t| Some((emit_ij[t].1 as usize, t as u32)),
             0,
         );
 
@@ -820,14 +804,26 @@ fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize])
     }
 }
 
-/// `out += diag∘x` on the dofs `dofs` (nothing when `diag` is empty): the discrete metric's
-/// diagonal added to an island's `M·x`.
-fn add_diag_part(diag: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
-    if diag.is_empty() {
-        return;
+/// `out = M̃·x` on the dofs `dofs`: [`mul_m_part`], plus the discrete metric's diagonal `diag`
+/// (an island's, or empty) and, given the metric, its whole `B` (`mj_effMulAdd`, all dofs).
+#[allow(clippy::too_many_arguments)]
+fn mul_mtilde_part(
+    m: &Model,
+    d: &Data,
+    diag: &[f64],
+    metric: Option<&mut Scratch>,
+    x: &[f64],
+    out: &mut [f64],
+    dofs: &[usize],
+) {
+    mul_m_part(m, &d.a.M, x, out, dofs);
+    if !diag.is_empty() {
+        for &i in dofs {
+            out[i] += diag[i] * x[i];
+        }
     }
-    for &i in dofs {
-        out[i] += diag[i] * x[i];
+    if let Some(s) = metric {
+        metric::mul_add(m, d, s, out, x);
     }
 }
 
@@ -899,33 +895,20 @@ struct JacT {
 
 impl JacT {
     fn build(&mut self, nv: usize, d: &Data) {
-        // a counting sort by column, as `bucket` does, in plain loops: this runs every step and
-        // the iterator form was 6% of a small model's step in the browser
         let rows = |r: usize| {
             let adr = d.a.efc_J_rowadr[r] as usize;
             adr..adr + d.a.efc_J_rownnz[r] as usize
         };
-        let ptr = &mut self.ptr;
-        ptr.clear();
-        ptr.resize(nv + 2, 0);
-        for r in 0..d.nefc {
-            for &c in &d.a.efc_J_colind[rows(r)] {
-                ptr[c as usize + 2] += 1;
-            }
-        }
-        for b in 2..nv + 2 {
-            ptr[b] += ptr[b - 1];
-        }
-        self.entry.clear();
-        self.entry.resize(ptr[nv + 1], (0, 0));
-        for r in 0..d.nefc {
-            for k in rows(r) {
-                let c = d.a.efc_J_colind[k] as usize;
-                self.entry[ptr[c + 1]] = (r, k);
-                ptr[c + 1] += 1;
-            }
-        }
-        ptr.pop();
+        let col = |r: usize, k: usize| Some((d.a.efc_J_colind[k] as usize, (r, k)));
+        bucket(
+            nv,
+            &mut self.ptr,
+            &mut self.entry,
+            d.nefc,
+            rows,
+            col,
+            (0, 0),
+        );
     }
 }
 
@@ -1179,11 +1162,15 @@ fn primal_part(
 ) -> usize {
     let tol = m.opt.tolerance;
     let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
-    mul_m_part(m, &d.a.M, &w.a, &mut w.ma, dofs);
-    add_diag_part(&w.metric_diag, &w.a, &mut w.ma, dofs);
-    if let Some(s) = metric.as_deref_mut() {
-        metric::mul_add(m, d, s, &mut w.ma, &w.a);
-    }
+    mul_mtilde_part(
+        m,
+        d,
+        &w.metric_diag,
+        metric.as_deref_mut(),
+        &w.a,
+        &mut w.ma,
+        dofs,
+    );
     mul_jac_part(d, &mut w.jar, &w.a, rows);
     for &r in rows {
         w.jar[r] -= d.a.efc_aref[r];
@@ -1293,7 +1280,7 @@ fn part_prec(
     metric: Option<&mut Scratch>,
 ) {
     if let Some(s) = metric {
-        metric::precondition(m, d, &mut s.metric, &mut w.mgrad, &w.grad);
+        metric::precondition(m, d, &s.metric, &mut w.mgrad, &w.grad);
         return;
     }
     map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
@@ -1332,11 +1319,7 @@ fn primal_search(
     }
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
     let maxiter = m.opt.ls_iterations as usize;
-    mul_m_part(m, &d.a.M, &w.search, &mut w.mv, dofs);
-    add_diag_part(&w.metric_diag, &w.search, &mut w.mv, dofs);
-    if let Some(s) = metric {
-        metric::mul_add(m, d, s, &mut w.mv, &w.search);
-    }
+    mul_mtilde_part(m, d, &w.metric_diag, metric, &w.search, &mut w.mv, dofs);
     mul_jac_part(d, &mut w.jv, &w.search, rows);
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
