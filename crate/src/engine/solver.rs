@@ -682,10 +682,8 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
         // flex metric terms couple dofs outside the rows: one solve, as MuJoCo 3.15.0
-        Solver::Cg if metric_couples(s) => primal_metric(m, d, s, &mut w, false),
-        Solver::Newton if metric_couples(s) => primal_metric(m, d, s, &mut w, true),
-        Solver::Cg => primal_islands(m, d, s, &mut w, false),
-        Solver::Newton => primal_islands(m, d, s, &mut w, true),
+        Solver::Cg => primal(m, d, s, &mut w, false),
+        Solver::Newton => primal(m, d, s, &mut w, true),
     }
     s.solver = w;
 }
@@ -740,36 +738,6 @@ fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
     }
     constraint::update(d, &w.jar[..n], true);
     w.hess.prepare(m, d, Some(s));
-}
-
-/// CG or Newton under a metric that couples dofs across islands (flex stiffness, passive
-/// contact): one `mj_solPrimal` over every dof and row with `M̃ = M + B` as the operator. CG's
-/// preconditioner is the metric's own (`effBlockApply`): MuJoCo 3.15.0 does not fold the rows'
-/// `Jᵀ·D·J` into its blocks (with the fold, flexlab's iterates parted from MuJoCo's from the
-/// first iteration); Newton's Hessian holds the flex stiffness.
-fn primal_metric(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
-    let (nv, n) = (m.nv, d.nefc);
-    w.metric_diag.clear();
-    for i in 0..nv {
-        w.f[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
-    }
-    // the Gauss term with the whole metric and the shifted force (checked against MuJoCo
-    // 3.15.0's choices where plain M would choose otherwise)
-    warm_start(m, d, w, Some(&mut *s));
-    w.jt.build(nv, d);
-    w.qfrc.fill(0.0);
-    if newton {
-        prepare_newton(m, d, s, w);
-    }
-    let all_dofs = std::mem::take(&mut w.all_dofs);
-    let all_rows = std::mem::take(&mut w.all_rows);
-    let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
-    let niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale, Some(s));
-    w.all_dofs = all_dofs;
-    w.all_rows = all_rows;
-    d.a.qacc.copy_from_slice(&w.a);
-    d.a.qfrc_constraint.copy_from_slice(&w.qfrc);
-    d.solver_niter = niter as i32;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1077,26 +1045,40 @@ fn row_dim(d: &Data, r: usize) -> usize {
     }
 }
 
-/// CG (`mj_solCG`) or Newton (`mj_solNewton`) without the effective metric: the warm start
-/// chosen for the whole model, then one solve per constraint island on its own dofs and rows
+/// CG (`mj_solCG`) or Newton (`mj_solNewton`): the warm start chosen for the whole model, then
+/// one `mj_solPrimal` per constraint island on its own dofs and rows
 /// (`mj_solCG_island`/`mj_solNewton_island`), the dofs outside every island keeping
 /// `qacc_smooth`; with islands disabled, one solve over everything.
-fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
+///
+/// Under the discrete integrator `M̃` replaces `M` and the smooth force is shifted by `efm_c`.
+/// When the metric couples dofs across islands (flex stiffness, passive contact), there is one
+/// solve over every dof and row with `M̃ = M + B` as the operator, as in MuJoCo 3.15.0. CG's
+/// preconditioner is then the metric's own (`effBlockApply`): 3.15.0 does not fold the rows'
+/// `Jᵀ·D·J` into its blocks (with the fold, flexlab's iterates parted from MuJoCo's from the
+/// first iteration); Newton's Hessian holds the flex stiffness. A metric of joint damping and
+/// springs only is the diagonal `w.metric_diag`, island by island.
+fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
     let (nv, n) = (m.nv, d.nefc);
+    let coupled = metric_couples(s);
     w.f.copy_from_slice(&d.a.qfrc_smooth);
-    // under discrete: M̃ = M + diag(efm_diag) and the smooth force shifted by efm_c
     w.metric_diag.clear();
     if s.metric.active {
         for i in 0..nv {
             w.f[i] += s.metric.efm_c[i];
         }
-        if s.metric.has_diag {
+        if s.metric.has_diag && !coupled {
             w.metric_diag.extend_from_slice(&s.metric.efm_diag);
         }
     }
-    warm_start(m, d, w, None);
+    // coupled: the Gauss term with the whole metric and the shifted force (checked against
+    // MuJoCo 3.15.0's choices where plain M would choose otherwise)
+    warm_start(m, d, w, coupled.then_some(&mut *s));
     let mut islands = std::mem::take(&mut w.islands);
-    islands.find(m, d);
+    if coupled {
+        islands.nisland = 0;
+    } else {
+        islands.find(m, d);
+    }
     w.jt.build(nv, d);
     if islands.nisland > 0 {
         // the unconstrained dofs: smooth acceleration, no constraint force
@@ -1117,7 +1099,8 @@ fn primal_islands(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
         let all_dofs = std::mem::take(&mut w.all_dofs);
         let all_rows = std::mem::take(&mut w.all_rows);
         let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
-        niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale, None);
+        let metric = coupled.then_some(s);
+        niter = primal_part(m, d, w, newton, &all_dofs, &all_rows[..n], scale, metric);
         w.all_dofs = all_dofs;
         w.all_rows = all_rows;
     } else {
