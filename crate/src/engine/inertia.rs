@@ -131,7 +131,11 @@ pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
     solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
 }
 
-/// `res = M·vec` with the sparse lower-triangle layout (`mj_mulM`).
+/// `res = M·vec` with the sparse lower-triangle layout (`mj_mulM`): each row's sum over its lower
+/// entries and diagonal, then the transposed lower entries. The constraint solver's island
+/// products sum in `mju_mulSymVecSparse`'s order instead (`solver::mul_m_part`); this order is
+/// kept here on purpose: with the other one, flex_on_hinge's metric PCG moved from 2.1e-16 to
+/// 8.9e-16 m of MuJoCo 3.15.0 (`cargo test --release --test reference_traces -- --nocapture`).
 pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
     let rows = || {
         m.M_rowadr[..m.nv]
