@@ -1358,6 +1358,15 @@ pub fn mul_jac(d: &Data, res: &mut [f64], vec: &[f64]) {
     }
 }
 
+/// `res = J·vec − aref` over the rows: each row's violation of its reference acceleration at
+/// the acceleration `vec` (the solvers' `jar`).
+pub fn residual(d: &Data, res: &mut [f64], vec: &[f64]) {
+    mul_jac(d, res, vec);
+    for (r, aref) in res[..d.nefc].iter_mut().zip(&d.a.efc_aref[..d.nefc]) {
+        *r -= aref;
+    }
+}
+
 /// `res = Jᵀ·vec` (res has nv entries).
 pub fn mul_jac_t(d: &Data, res: &mut [f64], vec: &[f64]) {
     res.fill(0.0);

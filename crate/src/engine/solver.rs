@@ -703,10 +703,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     if m.opt.disabled(disable::WARMSTART) {
         return;
     }
-    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_warmstart);
-    for r in 0..n {
-        w.jar[r] -= d.a.efc_aref[r];
-    }
+    constraint::residual(d, &mut w.jar, &d.a.qacc_warmstart);
     let mut cost_warm = constraint::update(d, &w.jar[..n], false);
     mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
     for (i, e) in w.metric_diag.iter().enumerate() {
@@ -718,10 +715,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     for i in 0..nv {
         cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
     }
-    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
-    for r in 0..n {
-        w.jar[r] -= d.a.efc_aref[r];
-    }
+    constraint::residual(d, &mut w.jar, &d.a.qacc_smooth);
     let cost_smooth = constraint::update(d, &w.jar[..n], false);
     if cost_warm <= cost_smooth {
         w.a.copy_from_slice(&d.a.qacc_warmstart);
@@ -732,10 +726,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
 /// under discrete, the metric).
 fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     let n = d.nefc;
-    constraint::mul_jac(d, &mut w.jar, &w.a);
-    for r in 0..n {
-        w.jar[r] -= d.a.efc_aref[r];
-    }
+    constraint::residual(d, &mut w.jar, &w.a);
     constraint::update(d, &w.jar[..n], true);
     w.hess.prepare(m, d, Some(s));
 }
@@ -746,14 +737,8 @@ fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
 /// `out = M·x` on the dofs `dofs` (whole kinematic trees, so M's rows stay inside them), in
 /// `mju_mulSymVecSparse`'s order.
 fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
-    match dof_range(dofs) {
-        Some(r) => out[r].fill(0.0),
-        None => {
-            for &i in dofs {
-                out[i] = 0.0;
-            }
-        }
-    }
+    // no clearing: `dofs` increase, so row i writes `out[i]` before any later row (a descendant)
+    // adds to it
     for &i in dofs {
         let adr = m.M_rowadr[i] as usize;
         let n = m.M_rownnz[i] as usize;
@@ -2032,10 +2017,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         w.ar[r * n + r] += d.a.efc_R[r];
     }
     // b = J·a_s − aref
-    constraint::mul_jac(d, &mut w.jar, &d.a.qacc_smooth);
-    for r in 0..n {
-        w.jar[r] -= d.a.efc_aref[r];
-    }
+    constraint::residual(d, &mut w.jar, &d.a.qacc_smooth);
     let ar = std::mem::take(&mut w.ar);
     let b = std::mem::take(&mut w.jar);
     let ardot = |r: usize, f: &[f64]| -> f64 {
@@ -2048,10 +2030,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     f[..n].fill(0.0);
     if !m.opt.disabled(disable::WARMSTART) {
         let mut jw = std::mem::take(&mut w.jv);
-        constraint::mul_jac(d, &mut jw, &d.a.qacc_warmstart);
-        for r in 0..n {
-            jw[r] -= d.a.efc_aref[r];
-        }
+        constraint::residual(d, &mut jw, &d.a.qacc_warmstart);
         constraint::update(d, &jw[..n], false);
         w.jv = jw;
         f[..n].copy_from_slice(&d.a.efc_force[..n]);
