@@ -226,8 +226,6 @@ pub struct CollisionScratch {
     /// Node boxes and the walk's stack for a flex's element hierarchy.
     pub(crate) bvh_box: Vec<[f64; 6]>,
     pub(crate) bvh_stack: Vec<usize>,
-    /// A mesh polygon's vertices kept by the plane–mesh test (loop position, world point).
-    pub(crate) quad: Vec<(usize, Vec3)>,
 }
 
 impl CollisionScratch {
@@ -254,13 +252,6 @@ impl CollisionScratch {
             min_dist: vec![0.0; maxcon],
             bvh_box: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
-            quad: Vec::with_capacity(
-                m.mesh_polyvertnum
-                    .iter()
-                    .map(|&n| n as usize)
-                    .max()
-                    .unwrap_or(0),
-            ),
         }
     }
 }
@@ -919,7 +910,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         (geom::PLANE, geom::MESH) => {
             let mesh = mesh_data(m, g2);
             let polys = mesh_polys(m, g2);
-            plane_mesh::plane_mesh(out, mg, p1, x1, p2, x2, &mesh, &polys, &mut cs.quad);
+            plane_mesh::plane_mesh(out, mg, p1, x1, p2, x2, &mesh, &polys);
         }
         (geom::PLANE, _) => {
             // deepest support point of the convex geom below the plane
