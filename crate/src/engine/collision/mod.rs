@@ -242,7 +242,7 @@ impl CollisionScratch {
         let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
             pre: Vec::with_capacity(maxv.max(64)),
-            epa: EpaScratch::new(m.opt.ccd_iterations.max(1) as usize),
+            epa: EpaScratch::new(ccd_iterations(m)),
             vert: Vec::with_capacity(maxv.max(64)),
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
@@ -254,6 +254,11 @@ impl CollisionScratch {
             bvh_stack: Vec::with_capacity(maxnode),
         }
     }
+}
+
+/// Iterations of the convex collision search (`ccd_iterations`, at least one).
+pub(crate) fn ccd_iterations(m: &Model) -> usize {
+    m.opt.ccd_iterations.max(1) as usize
 }
 
 /// Capacity of the contact buffer for this model.
@@ -944,33 +949,18 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         (geom::BOX, geom::BOX) => {
             box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
         }
-        (geom::BOX | geom::MESH, geom::MESH) if !m.opt.disabled(disable::MULTICCD) => {
-            // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
-            let a = geom_shape(m, d, g1);
-            let b = geom_shape(m, d, g2);
-            perturb::collide_multi(
-                &mut cs.epa,
-                out,
-                mg,
-                &a,
-                &b,
-                [r1, r2],
-                m.opt.ccd_iterations.max(1) as usize,
-                m.opt.ccd_tolerance,
-            );
-        }
         _ => {
             let a = geom_shape(m, d, g1);
             let b = geom_shape(m, d, g2);
-            convex::collide(
-                &mut cs.epa,
-                out,
-                mg,
-                &a,
-                &b,
-                m.opt.ccd_iterations.max(1) as usize,
-                m.opt.ccd_tolerance,
-            );
+            let (iters, tol) = (ccd_iterations(m), m.opt.ccd_tolerance);
+            if matches!((t1, t2), (geom::BOX | geom::MESH, geom::MESH))
+                && !m.opt.disabled(disable::MULTICCD)
+            {
+                // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
+                perturb::collide_multi(&mut cs.epa, out, mg, &a, &b, [r1, r2], iters, tol);
+            } else {
+                convex::collide(&mut cs.epa, out, mg, &a, &b, iters, tol);
+            }
         }
     }
     if cs.pre.is_empty() {
