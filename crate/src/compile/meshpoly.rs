@@ -9,6 +9,7 @@
 //! the polygons, their vertex cycles and normals are the same, their numbering is not.
 
 use crate::math;
+use std::collections::hash_map::{Entry, HashMap};
 
 /// Polygons of one mesh.
 #[derive(Debug, Clone, Default)]
@@ -147,16 +148,17 @@ impl Group {
 pub fn polygons(dvert: &[f64], tris: &[i32]) -> Polygons {
     let nv = dvert.len() / 3;
     let p = |i: i32| &dvert[3 * i as usize..3 * i as usize + 3];
-    let mut keys: Vec<(i64, i64)> = Vec::new();
+    // the groups in the order their first triangle comes, found by key
+    let mut index: HashMap<(i64, i64), usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
     for t in tris.chunks_exact(3) {
         let Some(k) = key(p(t[0]), p(t[1]), p(t[2])) else {
             continue;
         };
-        match keys.iter().position(|&x| x == k) {
-            Some(g) => groups[g].insert(t[0], t[1], t[2]),
-            None => {
-                keys.push(k);
+        match index.entry(k) {
+            Entry::Occupied(g) => groups[*g.get()].insert(t[0], t[1], t[2]),
+            Entry::Vacant(g) => {
+                g.insert(groups.len());
                 groups.push(Group::new(t[0], t[1], t[2]));
             }
         }
