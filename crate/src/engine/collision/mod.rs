@@ -64,9 +64,19 @@ fn mesh_pair_supported(m: &Model, g: usize, g2: usize) -> bool {
     }
 }
 
-/// The margin plus gap of a geom pair (m), as the narrow phase uses it.
+/// A geom pair's margin (`mj_assignMargin`) and gap (m).
+fn margin_gap(m: &Model, g1: usize, g2: usize) -> (f64, f64) {
+    (
+        assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]),
+        m.geom_gap[g1] + m.geom_gap[g2],
+    )
+}
+
+/// The margin plus gap of a geom pair (m): the distance within which the narrow phase keeps
+/// contacts, rounded as it sums them.
 fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
-    assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]) + m.geom_gap[g1] + m.geom_gap[g2]
+    let (margin, gap) = margin_gap(m, g1, g2);
+    margin + gap
 }
 
 /// Most vertices of one polygon of mesh geom `g`'s hull.
@@ -849,8 +859,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     ) {
         return;
     }
-    let margin = assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]);
-    let gap = m.geom_gap[g1] + m.geom_gap[g2];
+    let (margin, gap) = margin_gap(m, g1, g2);
     let (t1, t2) = (m.geom_type[g1], m.geom_type[g2]);
     // bounding-sphere filter
     let p1 = &d.a.geom_xpos[3 * g1..3 * g1 + 3];
@@ -878,7 +887,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     }
     let cs = &mut s.collision;
     cs.pre.clear();
-    let mg = margin + gap;
+    let mg = pair_margin(m, g1, g2);
     let (x1, x2) = (
         &d.a.geom_xmat[9 * g1..9 * g1 + 9],
         &d.a.geom_xmat[9 * g2..9 * g2 + 9],
