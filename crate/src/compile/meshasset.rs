@@ -255,14 +255,8 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     } else {
         super::hullgraph::hull_graph(nv, &hull)
     };
-    let poly = if hull.is_empty() {
-        super::meshpoly::Polygons {
-            loops: Vec::new(),
-            map: vec![Vec::new(); nv],
-        }
-    } else {
-        super::meshpoly::polygons(&dvert, &hull)
-    };
+    // without a hull: no loops, an empty map entry per vertex
+    let poly = super::meshpoly::polygons(&dvert, &hull);
     let hull = if mesh.inertia == MeshInertia::Convex {
         hull
     } else {

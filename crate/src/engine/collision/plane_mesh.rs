@@ -54,9 +54,9 @@ pub fn plane_mesh(
     m2.copy_from_slice(mat2);
     let p1 = [pos1[0], pos1[1], pos1[2]];
     let p2 = [pos2[0], pos2[1], pos2[2]];
-    let (best, _) = mesh.ccd_support_index(&m2, &dir);
     // mjccd_support adds local_dir·margin/2 with a zero margin, then rotates and shifts
     let l = mul_mat_t_vec3(&m2, &dir);
+    let best = mesh.ccd_support_index(&l);
     let v = mesh.vertex(best);
     let v = [v[0] + l[0] * 0.0, v[1] + l[1] * 0.0, v[2] + l[2] * 0.0];
     let sp = add3(&mul_mat_vec3(&m2, &v), &p2);
