@@ -356,7 +356,7 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
             r[k] = if r1[0] > 0.0 && r2[0] > 0.0 {
                 mix * r1[k] + (1.0 - mix) * r2[k]
             } else {
-                crate::math::min(r1[k], r2[k])
+                min(r1[k], r2[k])
             };
         }
         solref = r;
@@ -366,9 +366,9 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
         }
         solimp = im;
         fri = [
-            crate::math::max(fr1[0], fr2[0]),
-            crate::math::max(fr1[1], fr2[1]),
-            crate::math::max(fr1[2], fr2[2]),
+            max(fr1[0], fr2[0]),
+            max(fr1[1], fr2[1]),
+            max(fr1[2], fr2[2]),
         ];
     }
     Params {
@@ -497,8 +497,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
             }
             let r = r + m.geom_margin[g] + m.geom_gap[g];
             for k in 0..3 {
-                lo[k] = crate::math::min(lo[k], d.a.geom_xpos[3 * g + k] - r);
-                hi[k] = crate::math::max(hi[k], d.a.geom_xpos[3 * g + k] + r);
+                lo[k] = min(lo[k], d.a.geom_xpos[3 * g + k] - r);
+                hi[k] = max(hi[k], d.a.geom_xpos[3 * g + k] + r);
             }
         }
     } else {
@@ -507,8 +507,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
         let va = m.flex_vertadr[f] as usize;
         for v in va..va + m.flex_vertnum[f] as usize {
             for k in 0..3 {
-                lo[k] = crate::math::min(lo[k], d.a.flexvert_xpos[3 * v + k] - r);
-                hi[k] = crate::math::max(hi[k], d.a.flexvert_xpos[3 * v + k] + r);
+                lo[k] = min(lo[k], d.a.flexvert_xpos[3 * v + k] - r);
+                hi[k] = max(hi[k], d.a.flexvert_xpos[3 * v + k] + r);
             }
         }
     }
