@@ -13,10 +13,20 @@
 /// The graph of a hull given as outward triangles over `nvert` mesh vertices.
 pub fn hull_graph(nvert: usize, tris: &[i32]) -> Vec<i32> {
     let nface = tris.len() / 3;
+    // each vertex's triangles, in triangle order (once per triangle)
+    let mut vtris: Vec<Vec<usize>> = vec![Vec::new(); nvert];
+    for (ti, t) in tris.chunks_exact(3).enumerate() {
+        for &v in t {
+            let list = &mut vtris[v as usize];
+            if list.last() != Some(&ti) {
+                list.push(ti);
+            }
+        }
+    }
     let mut local = vec![-1i32; nvert];
     let mut globalid = Vec::new();
     for (g, l) in local.iter_mut().enumerate() {
-        if tris.contains(&(g as i32)) {
+        if !vtris[g].is_empty() {
             *l = globalid.len() as i32;
             globalid.push(g as i32);
         }
@@ -30,8 +40,8 @@ pub fn hull_graph(nvert: usize, tris: &[i32]) -> Vec<i32> {
     for &g in &globalid {
         edgeadr.push(edges.len() as i32);
         let start = edges.len();
-        for t in tris.chunks_exact(3).filter(|t| t.contains(&g)) {
-            for &v in t {
+        for &ti in &vtris[g as usize] {
+            for &v in &tris[3 * ti..3 * ti + 3] {
                 let l = local[v as usize];
                 if v != g && !edges[start..].contains(&l) {
                     edges.push(l);

@@ -40,7 +40,7 @@ pub struct CMesh {
 
 /// MuJoCo's `triangle`: area, unit normal and centroid of one triangle (area 0 and a
 /// non-normalised normal when degenerate, as MuJoCo skips normalising them).
-fn triangle(a: &[f64], b: &[f64], c: &[f64]) -> (f64, [f64; 3], [f64; 3]) {
+pub(super) fn triangle(a: &[f64], b: &[f64], c: &[f64]) -> (f64, [f64; 3], [f64; 3]) {
     let center = [
         (a[0] + b[0] + c[0]) / 3.0,
         (a[1] + b[1] + c[1]) / 3.0,
@@ -255,14 +255,8 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     } else {
         super::hullgraph::hull_graph(nv, &hull)
     };
-    let poly = if hull.is_empty() {
-        super::meshpoly::Polygons {
-            loops: Vec::new(),
-            map: vec![Vec::new(); nv],
-        }
-    } else {
-        super::meshpoly::polygons(&dvert, &hull)
-    };
+    // without a hull: no loops, an empty map entry per vertex
+    let poly = super::meshpoly::polygons(&dvert, &hull);
     let hull = if mesh.inertia == MeshInertia::Convex {
         hull
     } else {

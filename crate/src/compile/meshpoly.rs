@@ -8,7 +8,8 @@
 //! in an order flexlab does not reproduce, and a loop may start at another of its vertices:
 //! the polygons, their vertex cycles and normals are the same, their numbering is not.
 
-use crate::math;
+use super::meshasset::triangle;
+use std::collections::hash_map::{Entry, HashMap};
 
 /// Polygons of one mesh.
 #[derive(Debug, Clone, Default)]
@@ -22,15 +23,13 @@ pub struct Polygons {
 /// The rounded direction of a triangle's normal (`MeshPolygonKey`), None when degenerate.
 fn key(v1: &[f64], v2: &[f64], v3: &[f64]) -> Option<(i64, i64)> {
     const TOL: f64 = 0.01;
-    let d12 = [v2[0] - v1[0], v2[1] - v1[1], v2[2] - v1[2]];
-    let d13 = [v3[0] - v1[0], v3[1] - v1[1], v3[2] - v1[2]];
-    let n = math::cross(&d12, &d13);
-    let norm = math::dot3(&n, &n).sqrt();
-    if norm < math::MINVAL {
+    // a zero area marks a degenerate triangle (a normal shorter than MINVAL)
+    let (area, n, _) = triangle(v1, v2, v3);
+    if area == 0.0 {
         return None;
     }
     // adding 0.0 turns -0.0 into 0.0, to which atan2 is sensitive
-    let n = [n[0] / norm + 0.0, n[1] / norm + 0.0, n[2] / norm + 0.0];
+    let n = [n[0] + 0.0, n[1] + 0.0, n[2] + 0.0];
     if n[2].abs() > 1.0 - 1e-7 {
         let phi = if n[2] < 0.0 {
             (std::f64::consts::PI / TOL).round()
@@ -147,16 +146,17 @@ impl Group {
 pub fn polygons(dvert: &[f64], tris: &[i32]) -> Polygons {
     let nv = dvert.len() / 3;
     let p = |i: i32| &dvert[3 * i as usize..3 * i as usize + 3];
-    let mut keys: Vec<(i64, i64)> = Vec::new();
+    // the groups in the order their first triangle comes, found by key
+    let mut index: HashMap<(i64, i64), usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
     for t in tris.chunks_exact(3) {
         let Some(k) = key(p(t[0]), p(t[1]), p(t[2])) else {
             continue;
         };
-        match keys.iter().position(|&x| x == k) {
-            Some(g) => groups[g].insert(t[0], t[1], t[2]),
-            None => {
-                keys.push(k);
+        match index.entry(k) {
+            Entry::Occupied(g) => groups[*g.get()].insert(t[0], t[1], t[2]),
+            Entry::Vacant(g) => {
+                g.insert(groups.len());
                 groups.push(Group::new(t[0], t[1], t[2]));
             }
         }
@@ -188,13 +188,11 @@ pub fn loop_normal(vert: &[f64], l: &[i32]) -> [f64; 3] {
             vert[3 * i as usize + 2],
         ]
     };
-    let (a, b, c) = (p(l[0]), p(l[1]), p(l[2]));
-    let n = math::cross(&math::sub3(&b, &a), &math::sub3(&c, &a));
-    let len = math::dot3(&n, &n).sqrt();
-    if len < math::MINVAL {
+    let (area, n, _) = triangle(&p(l[0]), &p(l[1]), &p(l[2]));
+    if area == 0.0 {
         return [0.0; 3];
     }
-    [n[0] / len, n[1] / len, n[2] / len]
+    n
 }
 
 #[cfg(test)]

@@ -196,7 +196,7 @@ pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f
                 mg,
                 &a,
                 &b,
-                m.opt.ccd_iterations.max(1) as usize,
+                super::ccd_iterations(m),
                 m.opt.ccd_tolerance,
             );
         }
@@ -258,7 +258,7 @@ fn elem_elem(
             mg,
             &a,
             &b,
-            m.opt.ccd_iterations.max(1) as usize,
+            super::ccd_iterations(m),
             m.opt.ccd_tolerance,
         );
     }

@@ -139,27 +139,25 @@ impl MeshData<'_> {
         gi as usize
     }
 
-    /// The libccd-style search `mjc_PlaneConvex` uses (`mjccd_support`): exhaustive below
-    /// [`HILLCLIMB_MIN`] vertices (first farthest in mesh order), else a climb from hull
-    /// vertex 0. Returns the vertex (mesh order) and `meshindex` as MuJoCo leaves it: the
-    /// mesh index after the exhaustive search, the hull (local) index after the climb.
-    pub fn ccd_support_index(&self, mat: &Mat3, d: &Vec3) -> (usize, i32) {
-        let l = mul_mat_t_vec3(mat, d);
+    /// The libccd-style search `mjc_PlaneConvex` uses (`mjccd_support`) along `l` (local
+    /// frame): exhaustive below [`HILLCLIMB_MIN`] vertices (first farthest in mesh order),
+    /// else a climb from hull vertex 0. Returns the vertex (mesh order).
+    pub fn ccd_support_index(&self, l: &Vec3) -> usize {
         if !self.climbs() {
             let mut best = -1i32;
             let mut tmp = -1e10;
             for i in 0..self.nvert() {
-                let v = vdot(&l, self.vert, i);
+                let v = vdot(l, self.vert, i);
                 if v > tmp {
                     tmp = v;
                     best = i as i32;
                 }
             }
-            return (best.max(0) as usize, best);
+            return best.max(0) as usize;
         }
-        let ibest = self.climb(&l, 0);
+        let ibest = self.climb(l, 0);
         let (_, globalid, _) = self.graph_parts();
-        (globalid[ibest] as usize, ibest as i32)
+        globalid[ibest] as usize
     }
 
     /// Vertex `i` (local frame).

@@ -64,9 +64,19 @@ fn mesh_pair_supported(m: &Model, g: usize, g2: usize) -> bool {
     }
 }
 
-/// The margin plus gap of a geom pair (m), as the narrow phase uses it.
+/// A geom pair's margin (`mj_assignMargin`) and gap (m).
+fn margin_gap(m: &Model, g1: usize, g2: usize) -> (f64, f64) {
+    (
+        assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]),
+        m.geom_gap[g1] + m.geom_gap[g2],
+    )
+}
+
+/// The margin plus gap of a geom pair (m): the distance within which the narrow phase keeps
+/// contacts, rounded as it sums them.
 fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
-    assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]) + m.geom_gap[g1] + m.geom_gap[g2]
+    let (margin, gap) = margin_gap(m, g1, g2);
+    margin + gap
 }
 
 /// Most vertices of one polygon of mesh geom `g`'s hull.
@@ -226,8 +236,6 @@ pub struct CollisionScratch {
     /// Node boxes and the walk's stack for a flex's element hierarchy.
     pub(crate) bvh_box: Vec<[f64; 6]>,
     pub(crate) bvh_stack: Vec<usize>,
-    /// A mesh polygon's vertices kept by the plane–mesh test (loop position, world point).
-    pub(crate) quad: Vec<(usize, Vec3)>,
 }
 
 impl CollisionScratch {
@@ -244,7 +252,7 @@ impl CollisionScratch {
         let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
             pre: Vec::with_capacity(maxv.max(64)),
-            epa: EpaScratch::new(m.opt.ccd_iterations.max(1) as usize),
+            epa: EpaScratch::new(ccd_iterations(m)),
             vert: Vec::with_capacity(maxv.max(64)),
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
@@ -254,15 +262,13 @@ impl CollisionScratch {
             min_dist: vec![0.0; maxcon],
             bvh_box: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
-            quad: Vec::with_capacity(
-                m.mesh_polyvertnum
-                    .iter()
-                    .map(|&n| n as usize)
-                    .max()
-                    .unwrap_or(0),
-            ),
         }
     }
+}
+
+/// Iterations of the convex collision search (`ccd_iterations`, at least one).
+pub(crate) fn ccd_iterations(m: &Model) -> usize {
+    m.opt.ccd_iterations.max(1) as usize
 }
 
 /// Capacity of the contact buffer for this model.
@@ -350,7 +356,7 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
             r[k] = if r1[0] > 0.0 && r2[0] > 0.0 {
                 mix * r1[k] + (1.0 - mix) * r2[k]
             } else {
-                crate::math::min(r1[k], r2[k])
+                min(r1[k], r2[k])
             };
         }
         solref = r;
@@ -360,9 +366,9 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
         }
         solimp = im;
         fri = [
-            crate::math::max(fr1[0], fr2[0]),
-            crate::math::max(fr1[1], fr2[1]),
-            crate::math::max(fr1[2], fr2[2]),
+            max(fr1[0], fr2[0]),
+            max(fr1[1], fr2[1]),
+            max(fr1[2], fr2[2]),
         ];
     }
     Params {
@@ -491,8 +497,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
             }
             let r = r + m.geom_margin[g] + m.geom_gap[g];
             for k in 0..3 {
-                lo[k] = crate::math::min(lo[k], d.a.geom_xpos[3 * g + k] - r);
-                hi[k] = crate::math::max(hi[k], d.a.geom_xpos[3 * g + k] + r);
+                lo[k] = min(lo[k], d.a.geom_xpos[3 * g + k] - r);
+                hi[k] = max(hi[k], d.a.geom_xpos[3 * g + k] + r);
             }
         }
     } else {
@@ -501,8 +507,8 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
         let va = m.flex_vertadr[f] as usize;
         for v in va..va + m.flex_vertnum[f] as usize {
             for k in 0..3 {
-                lo[k] = crate::math::min(lo[k], d.a.flexvert_xpos[3 * v + k] - r);
-                hi[k] = crate::math::max(hi[k], d.a.flexvert_xpos[3 * v + k] + r);
+                lo[k] = min(lo[k], d.a.flexvert_xpos[3 * v + k] - r);
+                hi[k] = max(hi[k], d.a.flexvert_xpos[3 * v + k] + r);
             }
         }
     }
@@ -853,8 +859,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     ) {
         return;
     }
-    let margin = assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]);
-    let gap = m.geom_gap[g1] + m.geom_gap[g2];
+    let (margin, gap) = margin_gap(m, g1, g2);
     let (t1, t2) = (m.geom_type[g1], m.geom_type[g2]);
     // bounding-sphere filter
     let p1 = &d.a.geom_xpos[3 * g1..3 * g1 + 3];
@@ -882,7 +887,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     }
     let cs = &mut s.collision;
     cs.pre.clear();
-    let mg = margin + gap;
+    let mg = pair_margin(m, g1, g2);
     let (x1, x2) = (
         &d.a.geom_xmat[9 * g1..9 * g1 + 9],
         &d.a.geom_xmat[9 * g2..9 * g2 + 9],
@@ -919,7 +924,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         (geom::PLANE, geom::MESH) => {
             let mesh = mesh_data(m, g2);
             let polys = mesh_polys(m, g2);
-            plane_mesh::plane_mesh(out, mg, p1, x1, p2, x2, &mesh, &polys, &mut cs.quad);
+            plane_mesh::plane_mesh(out, mg, p1, x1, p2, x2, &mesh, &polys);
         }
         (geom::PLANE, _) => {
             // deepest support point of the convex geom below the plane
@@ -953,33 +958,18 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
         (geom::BOX, geom::BOX) => {
             box_box::box_box(out, mg, p1, x1, s1, p2, x2, s2);
         }
-        (geom::BOX | geom::MESH, geom::MESH) if !m.opt.disabled(disable::MULTICCD) => {
-            // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
-            let a = geom_shape(m, d, g1);
-            let b = geom_shape(m, d, g2);
-            perturb::collide_multi(
-                &mut cs.epa,
-                out,
-                mg,
-                &a,
-                &b,
-                [r1, r2],
-                m.opt.ccd_iterations.max(1) as usize,
-                m.opt.ccd_tolerance,
-            );
-        }
         _ => {
             let a = geom_shape(m, d, g1);
             let b = geom_shape(m, d, g2);
-            convex::collide(
-                &mut cs.epa,
-                out,
-                mg,
-                &a,
-                &b,
-                m.opt.ccd_iterations.max(1) as usize,
-                m.opt.ccd_tolerance,
-            );
+            let (iters, tol) = (ccd_iterations(m), m.opt.ccd_tolerance);
+            if matches!((t1, t2), (geom::BOX | geom::MESH, geom::MESH))
+                && !m.opt.disabled(disable::MULTICCD)
+            {
+                // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)
+                perturb::collide_multi(&mut cs.epa, out, mg, &a, &b, [r1, r2], iters, tol);
+            } else {
+                convex::collide(&mut cs.epa, out, mg, &a, &b, iters, tol);
+            }
         }
     }
     if cs.pre.is_empty() {

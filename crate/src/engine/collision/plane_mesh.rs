@@ -47,7 +47,6 @@ pub fn plane_mesh(
     mat2: &[f64],
     mesh: &MeshData,
     polys: &MeshPolys,
-    quad: &mut Vec<(usize, Vec3)>,
 ) {
     let normal = [mat1[2], mat1[5], mat1[8]];
     let dir = [-mat1[2], -mat1[5], -mat1[8]];
@@ -55,9 +54,9 @@ pub fn plane_mesh(
     m2.copy_from_slice(mat2);
     let p1 = [pos1[0], pos1[1], pos1[2]];
     let p2 = [pos2[0], pos2[1], pos2[2]];
-    let (best, _) = mesh.ccd_support_index(&m2, &dir);
     // mjccd_support adds local_dir·margin/2 with a zero margin, then rotates and shifts
     let l = mul_mat_t_vec3(&m2, &dir);
+    let best = mesh.ccd_support_index(&l);
     let v = mesh.vertex(best);
     let v = [v[0] + l[0] * 0.0, v[1] + l[1] * 0.0, v[2] + l[2] * 0.0];
     let sp = add3(&mul_mat_vec3(&m2, &v), &p2);
@@ -65,6 +64,7 @@ pub fn plane_mesh(
     if dist > margin {
         return;
     }
+    let base = out.len();
     let first = add3(&sp, &scl3(&normal, -0.5 * dist));
     out.push(PreContact::new(dist, first, normal));
 
@@ -93,25 +93,16 @@ pub fn plane_mesh(
     let adr = polys.vertadr[face] as usize;
     let num = polys.vertnum[face] as usize;
     let lp = &polys.vert[adr..adr + num];
-    quad.clear();
-    let mut at = 0;
-    for (k, &gi) in lp.iter().enumerate() {
-        let vl = mesh.vertex(gi as usize);
-        let vdot = l[0] * vl[0] + l[1] * vl[1] + l[2] * vl[2];
-        if gi as usize == best {
-            at = k;
-        }
-        if vdot > 0.0 && vdot > threshold {
-            quad.push((k, add3(&mul_mat_vec3(&m2, &vl), &p2)));
-        }
-    }
     // the kept vertices in loop order from the one after the deepest
+    let at = lp.iter().position(|&v| v as usize == best).unwrap_or(0);
     for step in 1..num {
-        if out.len() >= MAX_PLANE_MESH {
+        if out.len() - base >= MAX_PLANE_MESH {
             break;
         }
-        let k = (at + step) % num;
-        if let Some(&(_, pnt)) = quad.iter().find(|q| q.0 == k) {
+        let vl = mesh.vertex(lp[(at + step) % num] as usize);
+        let vdot = l[0] * vl[0] + l[1] * vl[1] + l[2] * vl[2];
+        if vdot > 0.0 && vdot > threshold {
+            let pnt = add3(&mul_mat_vec3(&m2, &vl), &p2);
             let dist = dot3(&normal, &sub3(&pnt, &p1));
             let pos = add3(&pnt, &scl3(&normal, -0.5 * dist));
             out.push(PreContact::new(dist, pos, normal));
