@@ -49,18 +49,31 @@ impl sdf::SignedDistance for crate::engine::sdf::Torus {
     }
 }
 
-/// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo does: against spheres and
-/// ellipsoids (one native-CCD contact), boxes and meshes when the pair has a margin (native
-/// CCD plus perturbed queries, see `perturb`; without a margin MuJoCo clips polygons
-/// instead), and planes when every polygon of the mesh's hull has at most four vertices (see
-/// `plane_mesh` for the larger ones). Capsules and cylinders get up to two contacts from
-/// MuJoCo 3.15.0, each with its own depth, by a feature clipping flexlab lacks.
-fn mesh_pair_supported(m: &Model, g: usize, g2: usize) -> bool {
+/// Why flexlab refuses the contacts of mesh geom `g` with geom `g2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MeshRefusal {
+    /// A plane against a hull with polygons of more than four vertices.
+    PlaneBigPolygon,
+    /// A box or mesh without a pair margin (MuJoCo's polygon-clipping multi-contact CCD).
+    NoMargin,
+    /// A shape flexlab has no mesh collision for (capsule, cylinder, sdf).
+    Shape,
+}
+
+/// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo 3.15.0 does (`None`), or
+/// why not. It does against spheres and ellipsoids (one native-CCD contact), boxes and meshes
+/// when the pair has a margin (native CCD plus perturbed queries, see `perturb`; without a
+/// margin MuJoCo clips polygons instead), and planes when every polygon of the mesh's hull has
+/// at most four vertices. Capsules and cylinders get up to two contacts from MuJoCo 3.15.0,
+/// each with its own depth, by a feature clipping flexlab lacks.
+fn mesh_pair_refusal(m: &Model, g: usize, g2: usize) -> Option<MeshRefusal> {
     match m.geom_type[g2] {
-        geom::SPHERE | geom::ELLIPSOID => true,
-        geom::BOX | geom::MESH => pair_margin(m, g, g2) > 0.0 || m.opt.disabled(disable::MULTICCD),
-        geom::PLANE => max_polygon(m, g) <= 4,
-        _ => false,
+        geom::SPHERE | geom::ELLIPSOID => None,
+        geom::BOX | geom::MESH => (!(pair_margin(m, g, g2) > 0.0
+            || m.opt.disabled(disable::MULTICCD)))
+        .then_some(MeshRefusal::NoMargin),
+        geom::PLANE => (max_polygon(m, g) > 4).then_some(MeshRefusal::PlaneBigPolygon),
+        _ => Some(MeshRefusal::Shape),
     }
 }
 
@@ -123,7 +136,7 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
             if is_sdf && geom_torus(m, g).is_some() && t2 != geom::MESH {
                 return false;
             }
-            if !is_sdf && mesh_pair_supported(m, g, g2) {
+            if !is_sdf && mesh_pair_refusal(m, g, g2).is_none() {
                 return false;
             }
             let b2 = m.geom_bodyid[g2] as usize;
@@ -139,24 +152,25 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
                 name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
             };
             let id = label(g);
-            let msg = match with_geom {
-                Some(g2) if !is_sdf && m.geom_type[g2] == geom::PLANE => format!(
+            let refusal = with_geom
+                .filter(|_| !is_sdf)
+                .and_then(|g2| Some((g2, mesh_pair_refusal(m, g, g2)?)));
+            let msg = match refusal {
+                Some((g2, MeshRefusal::PlaneBigPolygon)) => format!(
                     "collision of a plane with a mesh whose hull has polygons of more than 4 \
                      vertices is not supported by flexlab yet ({id} has {}-vertex polygons and \
                      can touch {}; set contype and conaffinity to 0 on one of them to step it)",
                     max_polygon(m, g),
                     label(g2)
                 ),
-                Some(g2) if !is_sdf && matches!(m.geom_type[g2], geom::BOX | geom::MESH) => {
-                    format!(
-                        "collision of mesh geoms with {} geoms without a margin is not supported \
+                Some((g2, MeshRefusal::NoMargin)) => format!(
+                    "collision of mesh geoms with {} geoms without a margin is not supported \
                      by flexlab yet ({id} can touch {}; set contype and conaffinity to 0 on \
                      one of them, or give the pair a margin, to step it)",
-                        type_name(m.geom_type[g2]),
-                        label(g2)
-                    )
-                }
-                Some(g2) if !is_sdf => format!(
+                    type_name(m.geom_type[g2]),
+                    label(g2)
+                ),
+                Some((g2, MeshRefusal::Shape)) => format!(
                     "collision of mesh geoms with {} geoms is not supported by flexlab yet \
                      ({id} can touch {}; set contype and conaffinity to 0 on one of them to \
                      step it)",
