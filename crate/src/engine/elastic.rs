@@ -45,7 +45,7 @@ pub struct VertJac {
     col: Vec<[f64; 3]>,
 }
 
-/// Whether flex `f` is gathered and scattered through [`flex_map`] (so has [`VertJac`] entries).
+/// Whether flex `f` is gathered and scattered through [`VertJac::gather`] and [`VertJac::scatter`] (so has [`VertJac`] entries).
 fn maps_vertices(m: &Model, f: usize) -> bool {
     m.flex_dim[f] >= 2 && m.flex_interp[f] == 0 && m.flex_rigid[f] == 0
 }
@@ -132,65 +132,20 @@ impl ElasticScratch {
     }
 }
 
-/// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`).
-pub fn flex_gather(m: &Model, d: &Data, vj: &VertJac, f: usize, res: &mut [f64], vec: &[f64]) {
-    flex_map(m, d, vj, f, res, vec, 1.0, false);
-}
-
-/// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
-pub fn flex_scatter(
-    m: &Model,
-    d: &Data,
-    vj: &VertJac,
-    f: usize,
-    res: &mut [f64],
-    vec: &[f64],
-    scale: f64,
-) {
-    flex_map(m, d, vj, f, res, vec, scale, true);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn flex_map(
-    m: &Model,
-    d: &Data,
-    vj: &VertJac,
-    f: usize,
-    res: &mut [f64],
-    vec: &[f64],
-    scale: f64,
-    transpose: bool,
-) {
-    debug_assert!(maps_vertices(m, f));
-    let vadr = m.flex_vertadr[f] as usize;
-    for v in 0..m.flex_vertnum[f] as usize {
-        let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
-        let nd = m.body_dofnum[body] as usize;
-        if nd == 0 {
-            if !transpose {
-                res[3 * v..3 * v + 3].fill(0.0);
-            }
-            continue;
-        }
-        let da = m.body_dofadr[body] as usize;
-        let (a, b) = (vj.adr[vadr + v], vj.adr[vadr + v + 1]);
-        let cols = &vj.col[a..b];
-        let dofs = &vj.dof[a..b];
-        if transpose {
-            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
-            if m.body_simple[body] == 2 {
-                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
-                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
-                }
-            } else {
-                for (col, &i) in cols.iter().zip(dofs) {
-                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
-                }
-            }
-        } else {
-            // summed in registers from zero, in the chain order
+impl VertJac {
+    /// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`), each vertex's
+    /// velocity summed in registers from zero, in the chain order.
+    pub fn gather(&self, m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64]) {
+        debug_assert!(maps_vertices(m, f));
+        let vadr = m.flex_vertadr[f] as usize;
+        for v in 0..m.flex_vertnum[f] as usize {
+            let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
+            let nd = m.body_dofnum[body] as usize;
             let mut r = [0.0; 3];
-            if m.body_simple[body] == 2 {
+            if nd == 0 {
+                // fixed vertex
+            } else if m.body_simple[body] == 2 {
+                let da = m.body_dofadr[body] as usize;
                 let q = &vec[da..da + nd];
                 for (c, &q) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).zip(q) {
                     for k in 0..3 {
@@ -198,7 +153,8 @@ fn flex_map(
                     }
                 }
             } else {
-                for (col, &i) in cols.iter().zip(dofs) {
+                let (a, b) = (self.adr[vadr + v], self.adr[vadr + v + 1]);
+                for (col, &i) in self.col[a..b].iter().zip(&self.dof[a..b]) {
                     let q = vec[i];
                     for k in 0..3 {
                         r[k] += col[k] * q;
@@ -206,6 +162,30 @@ fn flex_map(
                 }
             }
             res[3 * v..3 * v + 3].copy_from_slice(&r);
+        }
+    }
+
+    /// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
+    pub fn scatter(&self, m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64], scale: f64) {
+        debug_assert!(maps_vertices(m, f));
+        let vadr = m.flex_vertadr[f] as usize;
+        for v in 0..m.flex_vertnum[f] as usize {
+            let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
+            let nd = m.body_dofnum[body] as usize;
+            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
+            if nd == 0 {
+                // fixed vertex
+            } else if m.body_simple[body] == 2 {
+                let da = m.body_dofadr[body] as usize;
+                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
+                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
+                }
+            } else {
+                let (a, b) = (self.adr[vadr + v], self.adr[vadr + v + 1]);
+                for (col, &i) in self.col[a..b].iter().zip(&self.dof[a..b]) {
+                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
+                }
+            }
         }
     }
 }
@@ -507,7 +487,7 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     if snh && kd != 0.0 {
         // SNH damping uses the cached PSD tangent, so its power is never positive
         let mut vel = std::mem::take(&mut es.vel);
-        flex_gather(m, d, &es.vjac, f, &mut vel[..3 * nvert], &d.qvel);
+        es.vjac.gather(m, d, f, &mut vel[..3 * nvert], &d.qvel);
         flex_hessian(m, d, es, f);
         let mut dmp = std::mem::take(&mut es.dmp);
         hessian_mul(
@@ -525,12 +505,12 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     let dmp = std::mem::take(&mut es.dmp);
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &frc, 1.0);
+        es.vjac.scatter(m, d, f, &mut q, &frc, 1.0);
         d.a.qfrc_spring = q;
     }
     if kd != 0.0 {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, 1.0);
+        es.vjac.scatter(m, d, f, &mut q, &dmp, 1.0);
         d.a.qfrc_damper = q;
     }
     es.frc = frc;
@@ -562,7 +542,7 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     spr[..3 * nvert].fill(0.0);
     dmp[..3 * nvert].fill(0.0);
     if damper {
-        flex_gather(m, d, &es.vjac, f, &mut vv[..3 * nvert], &d.qvel);
+        es.vjac.gather(m, d, f, &mut vv[..3 * nvert], &d.qvel);
     }
     let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
     for e in 0..m.flex_edgenum[f] as usize {
@@ -617,12 +597,12 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     }
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &spr, -1.0);
+        es.vjac.scatter(m, d, f, &mut q, &spr, -1.0);
         d.a.qfrc_spring = q;
     }
     if damper {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, -damp);
+        es.vjac.scatter(m, d, f, &mut q, &dmp, -damp);
         d.a.qfrc_damper = q;
     }
     es.frc = spr;
