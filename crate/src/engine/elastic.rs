@@ -5,6 +5,7 @@
 //! mapped to generalized forces through the vertex Jacobians (gather/scatter), so pins on
 //! moving bodies receive their reaction forces and torques.
 
+use super::jacobian::point_col;
 use super::Scratch;
 use crate::data::Data;
 use crate::model::Model;
@@ -102,12 +103,7 @@ impl VertJac {
                     d.flexvert_xpos[3 * v + 2] - d.subtree_com[3 * root + 2],
                 ];
                 for (col, &i) in self.col[a..b].iter_mut().zip(&self.dof[a..b]) {
-                    let c = &d.cdof[6 * i..6 * i + 6];
-                    *col = [
-                        c[1] * off[2] - c[2] * off[1] + c[3],
-                        c[2] * off[0] - c[0] * off[2] + c[4],
-                        c[0] * off[1] - c[1] * off[0] + c[5],
-                    ];
+                    *col = point_col(&d.cdof[6 * i..6 * i + 6], &off);
                 }
             }
         }
