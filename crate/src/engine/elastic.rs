@@ -186,15 +186,23 @@ impl VertJac {
     }
 }
 
-#[inline]
-fn edge_vectors(ev: &mut [[f64; 3]; 6], x: &[f64], vert: &[i32], dim: usize) {
-    let ne = if dim == 2 { 3 } else { 6 };
-    let edges = &STRETCH_EDGES[dim - 2];
-    for e in 0..ne {
-        let a = 3 * vert[edges[e][0]] as usize;
-        let b = 3 * vert[edges[e][1]] as usize;
-        for k in 0..3 {
-            ev[e][k] = x[a + k] - x[b + k];
+/// The positions of an element's `NV` vertices (`x` 3 per vertex of the flex).
+#[inline(always)]
+fn elem_points<const NV: usize>(x: &[f64], vert: &[i32; NV]) -> [[f64; 3]; NV] {
+    vert.map(|v| {
+        let o = 3 * v as usize;
+        [x[o], x[o + 1], x[o + 2]]
+    })
+}
+
+/// The element's edge vectors `x_i − x_j` over its `NE` local edges ([`STRETCH_EDGES`]).
+#[inline(always)]
+fn edge_vectors<const NV: usize, const NE: usize>(ev: &mut [[f64; 3]; 6], p: &[[f64; 3]; NV]) {
+    let edges = &STRETCH_EDGES[NV - 3];
+    for a in 0..NE {
+        let [i, j] = edges[a];
+        for c in 0..3 {
+            ev[a][c] = p[i][c] - p[j][c];
         }
     }
 }
@@ -212,11 +220,12 @@ pub fn unpack_metric(metric: &mut [f64; 36], packed: &[f64], nedge: usize) {
     }
 }
 
-#[inline]
-fn elongation(out: &mut [f64; 6], eedge: &[i32], length: &[f64], rest: &[f64], nedge: usize) {
-    for e in 0..nedge {
-        let i = eedge[e] as usize;
-        out[e] = length[i] * length[i] - rest[i] * rest[i];
+/// The squared-length elongations `l² − l0²` of an element's `NE` edges.
+#[inline(always)]
+fn elongation<const NE: usize>(out: &mut [f64; 6], ee: &[i32; NE], length: &[f64], rest: &[f64]) {
+    for a in 0..NE {
+        let i = ee[a] as usize;
+        out[a] = length[i] * length[i] - rest[i] * rest[i];
     }
 }
 
@@ -319,10 +328,9 @@ struct StretchElems<'a> {
 
 impl StretchElems<'_> {
     /// Adds the elements' spring forces to `frc` and damping forces to `dmp` (world, N per
-    /// vertex). `NV` vertices and `NE` edges per element; the arithmetic and its order are
-    /// those of `edge_vectors`, `elongation`, `unpack_metric`/`tension` and the per-edge force
-    /// `∓t·(x_i − x_j)` on the edge's vertices, with each element's vertex forces summed in
-    /// registers (its vertices are distinct).
+    /// vertex). `NV` vertices and `NE` edges per element; the per-edge force `∓t·(x_i − x_j)`
+    /// on the edge's vertices, with each element's vertex forces summed in registers (its
+    /// vertices are distinct).
     fn forces<const NV: usize, const NE: usize>(&self, frc: &mut [f64], dmp: &mut [f64]) {
         // constants after monomorphization, so the unrolled loops index registers, not memory
         let edges: [[usize; 2]; 6] = STRETCH_EDGES[NV - 3];
@@ -335,18 +343,8 @@ impl StretchElems<'_> {
             let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
             let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
             let o = vert.map(|v| 3 * v as usize);
-            let p = o.map(|o| [self.x[o], self.x[o + 1], self.x[o + 2]]);
-            for a in 0..NE {
-                let [i, j] = edges[a];
-                for c in 0..3 {
-                    ev[a][c] = p[i][c] - p[j][c];
-                }
-            }
-            let len = ee.map(|i| self.length[i as usize]);
-            for a in 0..NE {
-                let r = self.rest[ee[a] as usize];
-                el[a] = len[a] * len[a] - r * r;
-            }
+            edge_vectors::<NV, NE>(&mut ev, &elem_points(self.x, vert));
+            elongation::<NE>(&mut el, ee, self.length, self.rest);
             let kk = &self.k[self.stride * e..self.stride * e + self.stride];
             packed_tension::<NE>(&mut t, kk, &pack, &el);
             let mut pressure = 0.0;
@@ -363,8 +361,9 @@ impl StretchElems<'_> {
             }
             if self.kd != 0.0 {
                 for a in 0..NE {
-                    let dl = self.vel[ee[a] as usize] * self.h;
-                    el[a] = dl * (2.0 * len[a] - dl) * self.kd;
+                    let i = ee[a] as usize;
+                    let dl = self.vel[i] * self.h;
+                    el[a] = dl * (2.0 * self.length[i] - dl) * self.kd;
                 }
                 packed_tension::<NE>(&mut t, kk, &pack, &el);
                 apply_tension::<NV, NE>(dmp, &o, &edges, &t, &ev, None);
@@ -618,63 +617,12 @@ pub fn flex_hessian(m: &Model, d: &Data, es: &mut ElasticScratch, f: usize) {
     let ne_f = m.flex_edgenum[f] as usize;
     es.vert_hessian[6 * va..6 * (va + nv)].fill(0.0);
     es.edge_hessian[9 * ea..9 * (ea + ne_f)].fill(0.0);
-    let sadr = m.flex_stiffnessadr[f];
-    if sadr >= 0 {
-        let k = &m.flex_stiffness[sadr as usize..];
-        let dim = m.flex_dim[f] as usize;
-        let ne = if dim == 2 { 3 } else { 6 };
-        let stride = if dim == 2 { 21 } else { 24 };
-        let snh = dim == 3 && k[21] != 0.0;
-        let edges = &STRETCH_EDGES[dim - 2];
-        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
-        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
-        let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
-        let length = &d.flexedge_length[ea..];
-        let rest = &m.flexedge_length0[ea..];
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            let packed = &k[stride * e..stride * e + stride];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            edge_vectors(&mut ev, x, vert, dim);
-            let mut proj = super::snh::SnhHessian::default();
-            elongation(&mut el, ee, length, rest, ne);
-            if snh {
-                super::snh::project(
-                    &mut proj,
-                    packed,
-                    &ev,
-                    &el,
-                    &m.flex_vert0[3 * va..],
-                    vert,
-                    &m.flex_size[3 * f..3 * f + 3],
-                );
-            } else {
-                unpack_metric(&mut metric, packed, ne);
-                tension(&mut t, &metric, &el, ne);
-                for v in t.iter_mut().take(ne) {
-                    *v = v.max(0.0);
-                }
-            }
-            for le in 0..ne {
-                let (mut i, mut j) = (edges[le][0], edges[le][1]);
-                let id = ee[le] as usize;
-                if m.flex_edge[2 * (ea + id)] != vert[i] {
-                    std::mem::swap(&mut i, &mut j);
-                }
-                let mut block = [0.0; 9];
-                if snh {
-                    super::snh::projected_block(&mut block, &proj, i, j);
-                } else {
-                    stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
-                }
-                for q in 0..9 {
-                    es.edge_hessian[9 * (ea + id) + q] += block[q];
-                }
-            }
+    if m.flex_stiffnessadr[f] >= 0 {
+        // sizes known at compile time, as in the forces
+        if m.flex_dim[f] == 3 {
+            hessian_elems::<4, 6>(m, d, es, f);
+        } else {
+            hessian_elems::<3, 3>(m, d, es, f);
         }
     }
     for e in 0..ne_f {
@@ -690,6 +638,75 @@ pub fn flex_hessian(m: &Model, d: &Data, es: &mut ElasticScratch, f: usize) {
         }
     }
     es.hessian_valid[f] = true;
+}
+
+/// Adds the element blocks of flex `f`'s stretch Hessian to `edge_hessian` (`NV` vertices and
+/// `NE` edges per element).
+fn hessian_elems<const NV: usize, const NE: usize>(
+    m: &Model,
+    d: &Data,
+    es: &mut ElasticScratch,
+    f: usize,
+) {
+    let va = m.flex_vertadr[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let k = &m.flex_stiffness[m.flex_stiffnessadr[f] as usize..];
+    let dim = NV - 1;
+    let pack = packed_table::<NE>();
+    let stride = if dim == 2 { 21 } else { 24 };
+    let snh = dim == 3 && k[21] != 0.0;
+    let edges = &STRETCH_EDGES[dim - 2];
+    let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+    let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+    let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+    let length = &d.flexedge_length[ea..];
+    let rest = &m.flexedge_length0[ea..];
+    let mut ev = [[0.0; 3]; 6];
+    let mut metric = [0.0; 36];
+    let mut t = [0.0; 6];
+    let mut el = [0.0; 6];
+    for e in 0..m.flex_elemnum[f] as usize {
+        let vert: &[i32; NV] = elem[NV * e..NV * (e + 1)].try_into().unwrap();
+        let packed = &k[stride * e..stride * e + stride];
+        let ee: &[i32; NE] = eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+        edge_vectors::<NV, NE>(&mut ev, &elem_points(x, vert));
+        let mut proj = super::snh::SnhHessian::default();
+        elongation::<NE>(&mut el, ee, length, rest);
+        if snh {
+            super::snh::project(
+                &mut proj,
+                packed,
+                &ev,
+                &el,
+                &m.flex_vert0[3 * va..],
+                vert,
+                &m.flex_size[3 * f..3 * f + 3],
+            );
+        } else {
+            unpack_metric(&mut metric, packed, NE);
+            packed_tension::<NE>(&mut t, packed, &pack, &el);
+            for v in t.iter_mut().take(NE) {
+                *v = v.max(0.0);
+            }
+        }
+        for le in 0..NE {
+            let (mut i, mut j) = (edges[le][0], edges[le][1]);
+            let id = ee[le] as usize;
+            if m.flex_edge[2 * (ea + id)] != vert[i] {
+                std::mem::swap(&mut i, &mut j);
+            }
+            let mut block = [0.0; 9];
+            if snh {
+                super::snh::projected_block(&mut block, &proj, i, j);
+            } else {
+                stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
+            }
+            for q in 0..9 {
+                es.edge_hessian[9 * (ea + id) + q] += block[q];
+            }
+        }
+    }
 }
 
 /// `res += scale · H · vec` with the cached Hessian of flex `f` (world vertex coordinates).
@@ -794,36 +811,10 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
     let mut energy = 0.0;
     let sadr = m.flex_stiffnessadr[f];
     if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
-        let k = &m.flex_stiffness[sadr as usize..];
-        let ne = if dim == 2 { 3 } else { 6 };
-        let stride = if dim == 3 { 24 } else { 21 };
-        let snh = dim == 3 && k[21] != 0.0;
-        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
-        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
-        let (length, rest) = (&d.flexedge_length[ea..], &m.flexedge_length0[ea..]);
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        let mut grad = [[0.0; 3]; 4];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            elongation(&mut el, ee, length, rest, ne);
-            unpack_metric(&mut metric, &k[stride * e..stride * e + 21], ne);
-            tension(&mut t, &metric, &el, ne);
-            energy += 0.25 * (0..ne).map(|a| el[a] * t[a]).sum::<f64>();
-            if snh {
-                let kk = &k[stride * e..stride * e + 24];
-                edge_vectors(&mut ev, x, vert, dim);
-                let (a, b, c) = (el[0], el[2], el[4]);
-                let dd = 0.5 * (el[0] + el[2] - el[1]);
-                let ex = 0.5 * (el[0] + el[4] - el[5]);
-                let fx = 0.5 * (el[2] + el[4] - el[3]);
-                let det = a * (b * c - fx * fx) - dd * (dd * c - fx * ex) + ex * (dd * fx - b * ex);
-                let j = snh_volume(&mut grad, &ev, kk[23]);
-                energy += kk[21] * det + kk[22] * (j - 1.0) * (j - 1.0);
-            }
+        if dim == 3 {
+            stretch_energy::<4, 6>(m, d, f, &mut energy);
+        } else {
+            stretch_energy::<3, 3>(m, d, f, &mut energy);
         }
     }
     let badr = m.flex_bendingadr[f];
@@ -857,6 +848,49 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
         }
     }
     energy
+}
+
+/// Adds the stretch energy of flex `f`'s elements (`NV` vertices and `NE` edges each) to
+/// `energy`.
+fn stretch_energy<const NV: usize, const NE: usize>(
+    m: &Model,
+    d: &Data,
+    f: usize,
+    energy: &mut f64,
+) {
+    let va = m.flex_vertadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+    let k = &m.flex_stiffness[m.flex_stiffnessadr[f] as usize..];
+    let stride = if NV == 4 { 24 } else { 21 };
+    let snh = NV == 4 && k[21] != 0.0;
+    let pack = packed_table::<NE>();
+    let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+    let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+    let (length, rest) = (&d.flexedge_length[ea..], &m.flexedge_length0[ea..]);
+    let mut ev = [[0.0; 3]; 6];
+    let mut t = [0.0; 6];
+    let mut el = [0.0; 6];
+    let mut grad = [[0.0; 3]; 4];
+    for e in 0..m.flex_elemnum[f] as usize {
+        let ee: &[i32; NE] = eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+        let kk = &k[stride * e..stride * e + stride];
+        elongation::<NE>(&mut el, ee, length, rest);
+        packed_tension::<NE>(&mut t, kk, &pack, &el);
+        *energy += 0.25 * (0..NE).map(|a| el[a] * t[a]).sum::<f64>();
+        if snh {
+            let vert: &[i32; NV] = elem[NV * e..NV * (e + 1)].try_into().unwrap();
+            edge_vectors::<NV, NE>(&mut ev, &elem_points(x, vert));
+            let (a, b, c) = (el[0], el[2], el[4]);
+            let dd = 0.5 * (el[0] + el[2] - el[1]);
+            let ex = 0.5 * (el[0] + el[4] - el[5]);
+            let fx = 0.5 * (el[2] + el[4] - el[3]);
+            let det = a * (b * c - fx * fx) - dd * (dd * c - fx * ex) + ex * (dd * fx - b * ex);
+            let j = snh_volume(&mut grad, &ev, kk[23]);
+            *energy += kk[21] * det + kk[22] * (j - 1.0) * (j - 1.0);
+        }
+    }
 }
 
 /// Interpolated flex elasticity (corotated cells or shell quads, and shell bending); see
