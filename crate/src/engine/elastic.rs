@@ -567,26 +567,22 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
             frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
         }
         let bb = &b[17 * e..17 * e + 17];
-        let vj = v.map(|v| 3 * v as usize);
-        for i in 0..4 {
-            let vi = vj[i];
-            let row = &bb[4 * i..4 * i + 4];
-            for c in 0..3 {
-                // summed in registers, in the same order as into `spr` and `dmp`
-                if spring {
-                    let mut r = spr[vi + c];
-                    for (w, &o) in row.iter().zip(&vj) {
-                        r += w * x[o + c];
-                    }
-                    spr[vi + c] = r + bb[16] * frc[i][c];
+        let xs = [x0, p(1), p(2), p(3)];
+        let vs = v.map(|v| {
+            let o = 3 * v as usize;
+            [vv[o], vv[o + 1], vv[o + 2]]
+        });
+        for (i, row) in bb[..16].chunks_exact(4).enumerate() {
+            let vi = 3 * v[i] as usize;
+            if spring {
+                let r = stencil_row(&spr[vi..vi + 3], row, &xs);
+                for c in 0..3 {
+                    spr[vi + c] = r[c] + bb[16] * frc[i][c];
                 }
-                if damper {
-                    let mut r = dmp[vi + c];
-                    for (w, &o) in row.iter().zip(&vj) {
-                        r += w * vv[o + c];
-                    }
-                    dmp[vi + c] = r;
-                }
+            }
+            if damper {
+                let r = stencil_row(&dmp[vi..vi + 3], row, &vs);
+                dmp[vi..vi + 3].copy_from_slice(&r);
             }
         }
     }
@@ -603,6 +599,20 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     es.frc = spr;
     es.dmp = dmp;
     es.vel = vv;
+}
+
+/// One row of the 4×4 bending stencil applied to the stencil's vertex vectors `p`:
+/// `acc + Σ_j row[j]·p[j]` per component, summed in registers in the stencil order (the order
+/// of MuJoCo's accumulation into the force array). Shared by [`bend`] and the metric's product.
+#[inline(always)]
+pub fn stencil_row(acc: &[f64], row: &[f64], p: &[[f64; 3]; 4]) -> [f64; 3] {
+    let mut r = [acc[0], acc[1], acc[2]];
+    for (w, pj) in row.iter().zip(p) {
+        for k in 0..3 {
+            r[k] += w * pj[k];
+        }
+    }
+    r
 }
 
 /// Fills the per-flex cached world Hessian of the stretch energy (StVK keeps only tensile

@@ -465,14 +465,8 @@ fn bend_mul(
             [gw[o], gw[o + 1], gw[o + 2]]
         });
         for (i, row) in bb.chunks_exact(4).enumerate() {
-            // summed in registers, in the same order as into `gr`
             let vi = 3 * st[i] as usize;
-            let mut r = [gr[vi], gr[vi + 1], gr[vi + 2]];
-            for (c, gj) in row.iter().zip(&g) {
-                for k in 0..3 {
-                    r[k] += c * gj[k];
-                }
-            }
+            let r = super::elastic::stencil_row(&gr[vi..vi + 3], row, &g);
             gr[vi..vi + 3].copy_from_slice(&r);
         }
     }
