@@ -5,6 +5,7 @@
 //! mapped to generalized forces through the vertex Jacobians (gather/scatter), so pins on
 //! moving bodies receive their reaction forces and torques.
 
+use super::jacobian::point_col;
 use super::Scratch;
 use crate::data::Data;
 use crate::model::Model;
@@ -45,7 +46,7 @@ pub struct VertJac {
     col: Vec<[f64; 3]>,
 }
 
-/// Whether flex `f` is gathered and scattered through [`flex_map`] (so has [`VertJac`] entries).
+/// Whether flex `f` is gathered and scattered through [`VertJac::gather`] and [`VertJac::scatter`] (so has [`VertJac`] entries).
 fn maps_vertices(m: &Model, f: usize) -> bool {
     m.flex_dim[f] >= 2 && m.flex_interp[f] == 0 && m.flex_rigid[f] == 0
 }
@@ -102,12 +103,7 @@ impl VertJac {
                     d.flexvert_xpos[3 * v + 2] - d.subtree_com[3 * root + 2],
                 ];
                 for (col, &i) in self.col[a..b].iter_mut().zip(&self.dof[a..b]) {
-                    let c = &d.cdof[6 * i..6 * i + 6];
-                    *col = [
-                        c[1] * off[2] - c[2] * off[1] + c[3],
-                        c[2] * off[0] - c[0] * off[2] + c[4],
-                        c[0] * off[1] - c[1] * off[0] + c[5],
-                    ];
+                    *col = point_col(&d.cdof[6 * i..6 * i + 6], &off);
                 }
             }
         }
@@ -132,65 +128,20 @@ impl ElasticScratch {
     }
 }
 
-/// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`).
-pub fn flex_gather(m: &Model, d: &Data, vj: &VertJac, f: usize, res: &mut [f64], vec: &[f64]) {
-    flex_map(m, d, vj, f, res, vec, 1.0, false);
-}
-
-/// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
-pub fn flex_scatter(
-    m: &Model,
-    d: &Data,
-    vj: &VertJac,
-    f: usize,
-    res: &mut [f64],
-    vec: &[f64],
-    scale: f64,
-) {
-    flex_map(m, d, vj, f, res, vec, scale, true);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn flex_map(
-    m: &Model,
-    d: &Data,
-    vj: &VertJac,
-    f: usize,
-    res: &mut [f64],
-    vec: &[f64],
-    scale: f64,
-    transpose: bool,
-) {
-    debug_assert!(maps_vertices(m, f));
-    let vadr = m.flex_vertadr[f] as usize;
-    for v in 0..m.flex_vertnum[f] as usize {
-        let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
-        let nd = m.body_dofnum[body] as usize;
-        if nd == 0 {
-            if !transpose {
-                res[3 * v..3 * v + 3].fill(0.0);
-            }
-            continue;
-        }
-        let da = m.body_dofadr[body] as usize;
-        let (a, b) = (vj.adr[vadr + v], vj.adr[vadr + v + 1]);
-        let cols = &vj.col[a..b];
-        let dofs = &vj.dof[a..b];
-        if transpose {
-            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
-            if m.body_simple[body] == 2 {
-                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
-                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
-                }
-            } else {
-                for (col, &i) in cols.iter().zip(dofs) {
-                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
-                }
-            }
-        } else {
-            // summed in registers from zero, in the chain order
+impl VertJac {
+    /// `res = J·vec` in world vertex coordinates (3 per vertex of flex `f`), each vertex's
+    /// velocity summed in registers from zero, in the chain order.
+    pub fn gather(&self, m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64]) {
+        debug_assert!(maps_vertices(m, f));
+        let vadr = m.flex_vertadr[f] as usize;
+        for v in 0..m.flex_vertnum[f] as usize {
+            let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
+            let nd = m.body_dofnum[body] as usize;
             let mut r = [0.0; 3];
-            if m.body_simple[body] == 2 {
+            if nd == 0 {
+                // fixed vertex
+            } else if m.body_simple[body] == 2 {
+                let da = m.body_dofadr[body] as usize;
                 let q = &vec[da..da + nd];
                 for (c, &q) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).zip(q) {
                     for k in 0..3 {
@@ -198,7 +149,8 @@ fn flex_map(
                     }
                 }
             } else {
-                for (col, &i) in cols.iter().zip(dofs) {
+                let (a, b) = (self.adr[vadr + v], self.adr[vadr + v + 1]);
+                for (col, &i) in self.col[a..b].iter().zip(&self.dof[a..b]) {
                     let q = vec[i];
                     for k in 0..3 {
                         r[k] += col[k] * q;
@@ -208,17 +160,49 @@ fn flex_map(
             res[3 * v..3 * v + 3].copy_from_slice(&r);
         }
     }
+
+    /// `res += scale·Jᵀ·vec` for world vertex forces `vec` of flex `f`.
+    pub fn scatter(&self, m: &Model, d: &Data, f: usize, res: &mut [f64], vec: &[f64], scale: f64) {
+        debug_assert!(maps_vertices(m, f));
+        let vadr = m.flex_vertadr[f] as usize;
+        for v in 0..m.flex_vertnum[f] as usize {
+            let body = m.body_weldid[m.flex_vertbodyid[vadr + v] as usize] as usize;
+            let nd = m.body_dofnum[body] as usize;
+            let x = [vec[3 * v], vec[3 * v + 1], vec[3 * v + 2]];
+            if nd == 0 {
+                // fixed vertex
+            } else if m.body_simple[body] == 2 {
+                let da = m.body_dofadr[body] as usize;
+                for (j, c) in d.cdof[6 * da..6 * (da + nd)].chunks_exact(6).enumerate() {
+                    res[da + j] += scale * (c[3] * x[0] + c[4] * x[1] + c[5] * x[2]);
+                }
+            } else {
+                let (a, b) = (self.adr[vadr + v], self.adr[vadr + v + 1]);
+                for (col, &i) in self.col[a..b].iter().zip(&self.dof[a..b]) {
+                    res[i] += scale * (col[0] * x[0] + col[1] * x[1] + col[2] * x[2]);
+                }
+            }
+        }
+    }
 }
 
-#[inline]
-fn edge_vectors(ev: &mut [[f64; 3]; 6], x: &[f64], vert: &[i32], dim: usize) {
-    let ne = if dim == 2 { 3 } else { 6 };
-    let edges = &STRETCH_EDGES[dim - 2];
-    for e in 0..ne {
-        let a = 3 * vert[edges[e][0]] as usize;
-        let b = 3 * vert[edges[e][1]] as usize;
-        for k in 0..3 {
-            ev[e][k] = x[a + k] - x[b + k];
+/// The positions of an element's `NV` vertices (`x` 3 per vertex of the flex).
+#[inline(always)]
+fn elem_points<const NV: usize>(x: &[f64], vert: &[i32; NV]) -> [[f64; 3]; NV] {
+    vert.map(|v| {
+        let o = 3 * v as usize;
+        [x[o], x[o + 1], x[o + 2]]
+    })
+}
+
+/// The element's edge vectors `x_i − x_j` over its `NE` local edges ([`STRETCH_EDGES`]).
+#[inline(always)]
+fn edge_vectors<const NV: usize, const NE: usize>(ev: &mut [[f64; 3]; 6], p: &[[f64; 3]; NV]) {
+    let edges = &STRETCH_EDGES[NV - 3];
+    for a in 0..NE {
+        let [i, j] = edges[a];
+        for c in 0..3 {
+            ev[a][c] = p[i][c] - p[j][c];
         }
     }
 }
@@ -236,11 +220,12 @@ pub fn unpack_metric(metric: &mut [f64; 36], packed: &[f64], nedge: usize) {
     }
 }
 
-#[inline]
-fn elongation(out: &mut [f64; 6], eedge: &[i32], length: &[f64], rest: &[f64], nedge: usize) {
-    for e in 0..nedge {
-        let i = eedge[e] as usize;
-        out[e] = length[i] * length[i] - rest[i] * rest[i];
+/// The squared-length elongations `l² − l0²` of an element's `NE` edges.
+#[inline(always)]
+fn elongation<const NE: usize>(out: &mut [f64; 6], ee: &[i32; NE], length: &[f64], rest: &[f64]) {
+    for a in 0..NE {
+        let i = ee[a] as usize;
+        out[a] = length[i] * length[i] - rest[i] * rest[i];
     }
 }
 
@@ -343,10 +328,9 @@ struct StretchElems<'a> {
 
 impl StretchElems<'_> {
     /// Adds the elements' spring forces to `frc` and damping forces to `dmp` (world, N per
-    /// vertex). `NV` vertices and `NE` edges per element; the arithmetic and its order are
-    /// those of `edge_vectors`, `elongation`, `unpack_metric`/`tension` and the per-edge force
-    /// `∓t·(x_i − x_j)` on the edge's vertices, with each element's vertex forces summed in
-    /// registers (its vertices are distinct).
+    /// vertex). `NV` vertices and `NE` edges per element; the per-edge force `∓t·(x_i − x_j)`
+    /// on the edge's vertices, with each element's vertex forces summed in registers (its
+    /// vertices are distinct).
     fn forces<const NV: usize, const NE: usize>(&self, frc: &mut [f64], dmp: &mut [f64]) {
         // constants after monomorphization, so the unrolled loops index registers, not memory
         let edges: [[usize; 2]; 6] = STRETCH_EDGES[NV - 3];
@@ -359,18 +343,8 @@ impl StretchElems<'_> {
             let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
             let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
             let o = vert.map(|v| 3 * v as usize);
-            let p = o.map(|o| [self.x[o], self.x[o + 1], self.x[o + 2]]);
-            for a in 0..NE {
-                let [i, j] = edges[a];
-                for c in 0..3 {
-                    ev[a][c] = p[i][c] - p[j][c];
-                }
-            }
-            let len = ee.map(|i| self.length[i as usize]);
-            for a in 0..NE {
-                let r = self.rest[ee[a] as usize];
-                el[a] = len[a] * len[a] - r * r;
-            }
+            edge_vectors::<NV, NE>(&mut ev, &elem_points(self.x, vert));
+            elongation::<NE>(&mut el, ee, self.length, self.rest);
             let kk = &self.k[self.stride * e..self.stride * e + self.stride];
             packed_tension::<NE>(&mut t, kk, &pack, &el);
             let mut pressure = 0.0;
@@ -387,8 +361,9 @@ impl StretchElems<'_> {
             }
             if self.kd != 0.0 {
                 for a in 0..NE {
-                    let dl = self.vel[ee[a] as usize] * self.h;
-                    el[a] = dl * (2.0 * len[a] - dl) * self.kd;
+                    let i = ee[a] as usize;
+                    let dl = self.vel[i] * self.h;
+                    el[a] = dl * (2.0 * self.length[i] - dl) * self.kd;
                 }
                 packed_tension::<NE>(&mut t, kk, &pack, &el);
                 apply_tension::<NV, NE>(dmp, &o, &edges, &t, &ev, None);
@@ -507,7 +482,7 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     if snh && kd != 0.0 {
         // SNH damping uses the cached PSD tangent, so its power is never positive
         let mut vel = std::mem::take(&mut es.vel);
-        flex_gather(m, d, &es.vjac, f, &mut vel[..3 * nvert], &d.qvel);
+        es.vjac.gather(m, d, f, &mut vel[..3 * nvert], &d.qvel);
         flex_hessian(m, d, es, f);
         let mut dmp = std::mem::take(&mut es.dmp);
         hessian_mul(
@@ -525,12 +500,12 @@ pub fn stretch(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool,
     let dmp = std::mem::take(&mut es.dmp);
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &frc, 1.0);
+        es.vjac.scatter(m, d, f, &mut q, &frc, 1.0);
         d.a.qfrc_spring = q;
     }
     if kd != 0.0 {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, 1.0);
+        es.vjac.scatter(m, d, f, &mut q, &dmp, 1.0);
         d.a.qfrc_damper = q;
     }
     es.frc = frc;
@@ -562,7 +537,7 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     spr[..3 * nvert].fill(0.0);
     dmp[..3 * nvert].fill(0.0);
     if damper {
-        flex_gather(m, d, &es.vjac, f, &mut vv[..3 * nvert], &d.qvel);
+        es.vjac.gather(m, d, f, &mut vv[..3 * nvert], &d.qvel);
     }
     let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
     for e in 0..m.flex_edgenum[f] as usize {
@@ -592,42 +567,52 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
             frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
         }
         let bb = &b[17 * e..17 * e + 17];
-        let vj = v.map(|v| 3 * v as usize);
-        for i in 0..4 {
-            let vi = vj[i];
-            let row = &bb[4 * i..4 * i + 4];
-            for c in 0..3 {
-                // summed in registers, in the same order as into `spr` and `dmp`
-                if spring {
-                    let mut r = spr[vi + c];
-                    for (w, &o) in row.iter().zip(&vj) {
-                        r += w * x[o + c];
-                    }
-                    spr[vi + c] = r + bb[16] * frc[i][c];
+        let xs = [x0, p(1), p(2), p(3)];
+        let vs = v.map(|v| {
+            let o = 3 * v as usize;
+            [vv[o], vv[o + 1], vv[o + 2]]
+        });
+        for (i, row) in bb[..16].chunks_exact(4).enumerate() {
+            let vi = 3 * v[i] as usize;
+            if spring {
+                let r = stencil_row(&spr[vi..vi + 3], row, &xs);
+                for c in 0..3 {
+                    spr[vi + c] = r[c] + bb[16] * frc[i][c];
                 }
-                if damper {
-                    let mut r = dmp[vi + c];
-                    for (w, &o) in row.iter().zip(&vj) {
-                        r += w * vv[o + c];
-                    }
-                    dmp[vi + c] = r;
-                }
+            }
+            if damper {
+                let r = stencil_row(&dmp[vi..vi + 3], row, &vs);
+                dmp[vi..vi + 3].copy_from_slice(&r);
             }
         }
     }
     if spring {
         let mut q = std::mem::take(&mut d.a.qfrc_spring);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &spr, -1.0);
+        es.vjac.scatter(m, d, f, &mut q, &spr, -1.0);
         d.a.qfrc_spring = q;
     }
     if damper {
         let mut q = std::mem::take(&mut d.a.qfrc_damper);
-        flex_scatter(m, d, &es.vjac, f, &mut q, &dmp, -damp);
+        es.vjac.scatter(m, d, f, &mut q, &dmp, -damp);
         d.a.qfrc_damper = q;
     }
     es.frc = spr;
     es.dmp = dmp;
     es.vel = vv;
+}
+
+/// One row of the 4×4 bending stencil applied to the stencil's vertex vectors `p`:
+/// `acc + Σ_j row[j]·p[j]` per component, summed in registers in the stencil order (the order
+/// of MuJoCo's accumulation into the force array). Shared by [`bend`] and the metric's product.
+#[inline(always)]
+pub fn stencil_row(acc: &[f64], row: &[f64], p: &[[f64; 3]; 4]) -> [f64; 3] {
+    let mut r = [acc[0], acc[1], acc[2]];
+    for (w, pj) in row.iter().zip(p) {
+        for k in 0..3 {
+            r[k] += w * pj[k];
+        }
+    }
+    r
 }
 
 /// Fills the per-flex cached world Hessian of the stretch energy (StVK keeps only tensile
@@ -642,63 +627,12 @@ pub fn flex_hessian(m: &Model, d: &Data, es: &mut ElasticScratch, f: usize) {
     let ne_f = m.flex_edgenum[f] as usize;
     es.vert_hessian[6 * va..6 * (va + nv)].fill(0.0);
     es.edge_hessian[9 * ea..9 * (ea + ne_f)].fill(0.0);
-    let sadr = m.flex_stiffnessadr[f];
-    if sadr >= 0 {
-        let k = &m.flex_stiffness[sadr as usize..];
-        let dim = m.flex_dim[f] as usize;
-        let ne = if dim == 2 { 3 } else { 6 };
-        let stride = if dim == 2 { 21 } else { 24 };
-        let snh = dim == 3 && k[21] != 0.0;
-        let edges = &STRETCH_EDGES[dim - 2];
-        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
-        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
-        let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
-        let length = &d.flexedge_length[ea..];
-        let rest = &m.flexedge_length0[ea..];
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            let packed = &k[stride * e..stride * e + stride];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            edge_vectors(&mut ev, x, vert, dim);
-            let mut proj = super::snh::SnhHessian::default();
-            elongation(&mut el, ee, length, rest, ne);
-            if snh {
-                super::snh::project(
-                    &mut proj,
-                    packed,
-                    &ev,
-                    &el,
-                    &m.flex_vert0[3 * va..],
-                    vert,
-                    &m.flex_size[3 * f..3 * f + 3],
-                );
-            } else {
-                unpack_metric(&mut metric, packed, ne);
-                tension(&mut t, &metric, &el, ne);
-                for v in t.iter_mut().take(ne) {
-                    *v = v.max(0.0);
-                }
-            }
-            for le in 0..ne {
-                let (mut i, mut j) = (edges[le][0], edges[le][1]);
-                let id = ee[le] as usize;
-                if m.flex_edge[2 * (ea + id)] != vert[i] {
-                    std::mem::swap(&mut i, &mut j);
-                }
-                let mut block = [0.0; 9];
-                if snh {
-                    super::snh::projected_block(&mut block, &proj, i, j);
-                } else {
-                    stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
-                }
-                for q in 0..9 {
-                    es.edge_hessian[9 * (ea + id) + q] += block[q];
-                }
-            }
+    if m.flex_stiffnessadr[f] >= 0 {
+        // sizes known at compile time, as in the forces
+        if m.flex_dim[f] == 3 {
+            hessian_elems::<4, 6>(m, d, es, f);
+        } else {
+            hessian_elems::<3, 3>(m, d, es, f);
         }
     }
     for e in 0..ne_f {
@@ -714,6 +648,75 @@ pub fn flex_hessian(m: &Model, d: &Data, es: &mut ElasticScratch, f: usize) {
         }
     }
     es.hessian_valid[f] = true;
+}
+
+/// Adds the element blocks of flex `f`'s stretch Hessian to `edge_hessian` (`NV` vertices and
+/// `NE` edges per element).
+fn hessian_elems<const NV: usize, const NE: usize>(
+    m: &Model,
+    d: &Data,
+    es: &mut ElasticScratch,
+    f: usize,
+) {
+    let va = m.flex_vertadr[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let k = &m.flex_stiffness[m.flex_stiffnessadr[f] as usize..];
+    let dim = NV - 1;
+    let pack = packed_table::<NE>();
+    let stride = if dim == 2 { 21 } else { 24 };
+    let snh = dim == 3 && k[21] != 0.0;
+    let edges = &STRETCH_EDGES[dim - 2];
+    let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+    let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+    let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+    let length = &d.flexedge_length[ea..];
+    let rest = &m.flexedge_length0[ea..];
+    let mut ev = [[0.0; 3]; 6];
+    let mut metric = [0.0; 36];
+    let mut t = [0.0; 6];
+    let mut el = [0.0; 6];
+    for e in 0..m.flex_elemnum[f] as usize {
+        let vert: &[i32; NV] = elem[NV * e..NV * (e + 1)].try_into().unwrap();
+        let packed = &k[stride * e..stride * e + stride];
+        let ee: &[i32; NE] = eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+        edge_vectors::<NV, NE>(&mut ev, &elem_points(x, vert));
+        let mut proj = super::snh::SnhHessian::default();
+        elongation::<NE>(&mut el, ee, length, rest);
+        if snh {
+            super::snh::project(
+                &mut proj,
+                packed,
+                &ev,
+                &el,
+                &m.flex_vert0[3 * va..],
+                vert,
+                &m.flex_size[3 * f..3 * f + 3],
+            );
+        } else {
+            unpack_metric(&mut metric, packed, NE);
+            packed_tension::<NE>(&mut t, packed, &pack, &el);
+            for v in t.iter_mut().take(NE) {
+                *v = v.max(0.0);
+            }
+        }
+        for le in 0..NE {
+            let (mut i, mut j) = (edges[le][0], edges[le][1]);
+            let id = ee[le] as usize;
+            if m.flex_edge[2 * (ea + id)] != vert[i] {
+                std::mem::swap(&mut i, &mut j);
+            }
+            let mut block = [0.0; 9];
+            if snh {
+                super::snh::projected_block(&mut block, &proj, i, j);
+            } else {
+                stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
+            }
+            for q in 0..9 {
+                es.edge_hessian[9 * (ea + id) + q] += block[q];
+            }
+        }
+    }
 }
 
 /// `res += scale · H · vec` with the cached Hessian of flex `f` (world vertex coordinates).
@@ -818,36 +821,10 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
     let mut energy = 0.0;
     let sadr = m.flex_stiffnessadr[f];
     if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
-        let k = &m.flex_stiffness[sadr as usize..];
-        let ne = if dim == 2 { 3 } else { 6 };
-        let stride = if dim == 3 { 24 } else { 21 };
-        let snh = dim == 3 && k[21] != 0.0;
-        let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
-        let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
-        let (length, rest) = (&d.flexedge_length[ea..], &m.flexedge_length0[ea..]);
-        let mut ev = [[0.0; 3]; 6];
-        let mut metric = [0.0; 36];
-        let mut t = [0.0; 6];
-        let mut el = [0.0; 6];
-        let mut grad = [[0.0; 3]; 4];
-        for e in 0..m.flex_elemnum[f] as usize {
-            let vert = &elem[(dim + 1) * e..(dim + 1) * (e + 1)];
-            let ee = &eelem[ne * e..ne * (e + 1)];
-            elongation(&mut el, ee, length, rest, ne);
-            unpack_metric(&mut metric, &k[stride * e..stride * e + 21], ne);
-            tension(&mut t, &metric, &el, ne);
-            energy += 0.25 * (0..ne).map(|a| el[a] * t[a]).sum::<f64>();
-            if snh {
-                let kk = &k[stride * e..stride * e + 24];
-                edge_vectors(&mut ev, x, vert, dim);
-                let (a, b, c) = (el[0], el[2], el[4]);
-                let dd = 0.5 * (el[0] + el[2] - el[1]);
-                let ex = 0.5 * (el[0] + el[4] - el[5]);
-                let fx = 0.5 * (el[2] + el[4] - el[3]);
-                let det = a * (b * c - fx * fx) - dd * (dd * c - fx * ex) + ex * (dd * fx - b * ex);
-                let j = snh_volume(&mut grad, &ev, kk[23]);
-                energy += kk[21] * det + kk[22] * (j - 1.0) * (j - 1.0);
-            }
+        if dim == 3 {
+            stretch_energy::<4, 6>(m, d, f, &mut energy);
+        } else {
+            stretch_energy::<3, 3>(m, d, f, &mut energy);
         }
     }
     let badr = m.flex_bendingadr[f];
@@ -881,6 +858,49 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
         }
     }
     energy
+}
+
+/// Adds the stretch energy of flex `f`'s elements (`NV` vertices and `NE` edges each) to
+/// `energy`.
+fn stretch_energy<const NV: usize, const NE: usize>(
+    m: &Model,
+    d: &Data,
+    f: usize,
+    energy: &mut f64,
+) {
+    let va = m.flex_vertadr[f] as usize;
+    let nv = m.flex_vertnum[f] as usize;
+    let ea = m.flex_edgeadr[f] as usize;
+    let x = &d.flexvert_xpos[3 * va..3 * (va + nv)];
+    let k = &m.flex_stiffness[m.flex_stiffnessadr[f] as usize..];
+    let stride = if NV == 4 { 24 } else { 21 };
+    let snh = NV == 4 && k[21] != 0.0;
+    let pack = packed_table::<NE>();
+    let elem = &m.flex_elem[m.flex_elemdataadr[f] as usize..];
+    let eelem = &m.flex_elemedge[m.flex_elemedgeadr[f] as usize..];
+    let (length, rest) = (&d.flexedge_length[ea..], &m.flexedge_length0[ea..]);
+    let mut ev = [[0.0; 3]; 6];
+    let mut t = [0.0; 6];
+    let mut el = [0.0; 6];
+    let mut grad = [[0.0; 3]; 4];
+    for e in 0..m.flex_elemnum[f] as usize {
+        let ee: &[i32; NE] = eelem[NE * e..NE * (e + 1)].try_into().unwrap();
+        let kk = &k[stride * e..stride * e + stride];
+        elongation::<NE>(&mut el, ee, length, rest);
+        packed_tension::<NE>(&mut t, kk, &pack, &el);
+        *energy += 0.25 * (0..NE).map(|a| el[a] * t[a]).sum::<f64>();
+        if snh {
+            let vert: &[i32; NV] = elem[NV * e..NV * (e + 1)].try_into().unwrap();
+            edge_vectors::<NV, NE>(&mut ev, &elem_points(x, vert));
+            let (a, b, c) = (el[0], el[2], el[4]);
+            let dd = 0.5 * (el[0] + el[2] - el[1]);
+            let ex = 0.5 * (el[0] + el[4] - el[5]);
+            let fx = 0.5 * (el[2] + el[4] - el[3]);
+            let det = a * (b * c - fx * fx) - dd * (dd * c - fx * ex) + ex * (dd * fx - b * ex);
+            let j = snh_volume(&mut grad, &ev, kk[23]);
+            *energy += kk[21] * det + kk[22] * (j - 1.0) * (j - 1.0);
+        }
+    }
 }
 
 /// Interpolated flex elasticity (corotated cells or shell quads, and shell bending); see

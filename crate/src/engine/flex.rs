@@ -1,7 +1,7 @@
 //! Flex kinematics (MuJoCo's `mj_flex`): vertex world positions (body-attached or interpolated
 //! from nodes), element boxes, edge lengths and the sparse edge Jacobian `flexedge_J`.
 
-use super::jacobian::{jac_dif_pair, JacScratch};
+use super::jacobian::{jac_dif_pair, point_col, JacScratch};
 use crate::data::Data;
 use crate::math::*;
 use crate::model::Model;
@@ -271,8 +271,7 @@ impl VertCols {
             let da0 = m.body_dofadr[body] as usize;
             let cdof = &d.cdof[6 * da0..6 * (da0 + b - a)];
             for (col, c) in self.col[a..b].iter_mut().zip(cdof.chunks_exact(6)) {
-                let t = cross(&[c[0], c[1], c[2]], &offset);
-                *col = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+                *col = point_col(c, &offset);
             }
         }
     }

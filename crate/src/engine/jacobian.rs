@@ -6,6 +6,15 @@ use crate::data::Data;
 use crate::math::cross;
 use crate::model::Model;
 
+/// The world velocity of a point per unit of a dof's velocity, `cdof_lin + cdof_ang × off`
+/// (`cdof` the dof's 6 motion components, `off` the point's offset from its subtree's centre of
+/// mass): one column of the point's Jacobian.
+#[inline]
+pub fn point_col(cdof: &[f64], off: &[f64; 3]) -> [f64; 3] {
+    let t = cross(&[cdof[0], cdof[1], cdof[2]], off);
+    [cdof[3] + t[0], cdof[4] + t[1], cdof[5] + t[2]]
+}
+
 /// Dofs that move `body`, increasing. Returns the chain length.
 pub fn body_chain(m: &Model, body: usize, chain: &mut [i32]) -> usize {
     if m.body_simple[body] != 0 {
@@ -119,12 +128,11 @@ pub fn jac_sparse(
             da = m.dof_parentid[da as usize];
             continue;
         }
-        let c = &d.cdof[6 * da as usize..6 * da as usize + 6];
-        let t = cross(&[c[0], c[1], c[2]], &offset);
+        let v = point_col(&d.cdof[6 * da as usize..6 * da as usize + 6], &offset);
         let col = ci as usize;
-        jacp[col] = c[3] + t[0];
-        jacp[col + nv] = c[4] + t[1];
-        jacp[col + 2 * nv] = c[5] + t[2];
+        jacp[col] = v[0];
+        jacp[col + nv] = v[1];
+        jacp[col + 2 * nv] = v[2];
         da = m.dof_parentid[da as usize];
     }
 }
@@ -151,9 +159,7 @@ pub fn jac_sparse_simple(
     }
     let end = (m.body_dofadr[body] + m.body_dofnum[body]) as usize;
     for (ci, da) in (start..).zip(m.body_dofadr[body] as usize..end) {
-        let c = &d.cdof[6 * da..6 * da + 6];
-        let t = cross(&[c[0], c[1], c[2]], &offset);
-        let v = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+        let v = point_col(&d.cdof[6 * da..6 * da + 6], &offset);
         if second {
             jacdif[ci] = v[0];
             jacdif[ci + nv] = v[1];

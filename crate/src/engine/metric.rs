@@ -8,7 +8,7 @@
 //! other dof. The PCG stops at MuJoCo's relative residual, so both engines agree to
 //! `opt.tolerance` whatever the preconditioner's details.
 
-use super::elastic::{flex_gather, flex_hessian, flex_scatter, hessian_mul, VertJac};
+use super::elastic::{flex_hessian, hessian_mul, VertJac};
 use super::inertia::{factor_i, mul_m, solve_ld};
 use super::Scratch;
 use crate::compile::checks::{
@@ -456,7 +456,7 @@ fn bend_mul(
     }
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, vj, f, gw, vec);
+    vj.gather(m, d, f, gw, vec);
     gr.fill(0.0);
     let b = &m.flex_bending[m.flex_bendingadr[f] as usize..];
     let ea = m.flex_edgeadr[f] as usize;
@@ -476,18 +476,12 @@ fn bend_mul(
             [gw[o], gw[o + 1], gw[o + 2]]
         });
         for (i, row) in bb.chunks_exact(4).enumerate() {
-            // summed in registers, in the same order as into `gr`
             let vi = 3 * st[i] as usize;
-            let mut r = [gr[vi], gr[vi + 1], gr[vi + 2]];
-            for (c, gj) in row.iter().zip(&g) {
-                for k in 0..3 {
-                    r[k] += c * gj[k];
-                }
-            }
+            let r = super::elastic::stencil_row(&gr[vi..vi + 3], row, &g);
             gr[vi..vi + 3].copy_from_slice(&r);
         }
     }
-    flex_scatter(m, d, vj, f, res, gr, scale);
+    vj.scatter(m, d, f, res, gr, scale);
 }
 
 /// `res += scale·K_stretch·vec` for standard flex `f`, with the cached PSD Hessian.
@@ -511,10 +505,10 @@ fn stretch_mul(
     flex_hessian(m, d, es, f);
     let nvf = m.flex_vertnum[f] as usize;
     let (gw, gr) = (&mut ms.gw[..3 * nvf], &mut ms.gr[..3 * nvf]);
-    flex_gather(m, d, &es.vjac, f, gw, vec);
+    es.vjac.gather(m, d, f, gw, vec);
     gr.fill(0.0);
     hessian_mul(m, es, f, gr, gw, 1.0);
-    flex_scatter(m, d, &es.vjac, f, res, gr, scale);
+    es.vjac.scatter(m, d, f, res, gr, scale);
 }
 
 /// Velocity stage (`mj_effShift`): `efm_c = −h·K·v` and the damping part of `efm_diag`.
