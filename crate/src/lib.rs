@@ -10,24 +10,18 @@
 
 pub mod bench;
 pub mod compile;
-pub mod data;
-pub mod engine;
-pub mod error;
-pub mod fields;
 pub mod json;
 pub mod lessons;
-pub mod math;
 pub mod mjcf;
-pub mod model;
 pub mod spec;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use data::Data;
-pub use error::{Error, ErrorKind, Result};
-pub use model::Model;
+// The numeric core, under the paths it always had (`flexlab::engine`, `crate::model`, …).
+pub use flexlab_core::{data, engine, error, fields, flexkind, math, model};
+pub use flexlab_core::{Data, Error, ErrorKind, Model, Result};
 
 /// Parses and compiles MJCF text; `file` names it in messages, `src` resolves includes/assets.
 pub fn load_xml(text: &str, file: Option<&str>, src: &dyn mjcf::FileSource) -> Result<Model> {

@@ -14,19 +14,7 @@ pub enum JointType {
     Hinge = 3,
 }
 
-/// Geom types, numbered as `mjtGeom`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GeomType {
-    Plane = 0,
-    Hfield = 1,
-    Sphere = 2,
-    Capsule = 3,
-    Ellipsoid = 4,
-    Cylinder = 5,
-    Box = 6,
-    Mesh = 7,
-    Sdf = 8,
-}
+pub use crate::model::GeomType;
 
 /// Three-valued attributes such as `limited` and `inertiafromgeom`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

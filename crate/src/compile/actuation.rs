@@ -3,13 +3,12 @@
 //! the actuator moments, limit flags resolved with `autolimits`, and at `mj_setConst` time the
 //! lengths at qpos0, the inverse weights and the position actuators' damping ratios.
 
+use crate::engine::actuation::SITE;
+use crate::engine::tendon::tendon_jacobian;
 use crate::error::{Error, Result};
 use crate::math;
 use crate::model::Model;
 use crate::spec::{Spec, Transmission, TriState};
-
-/// `mjTRN_SITE`.
-pub const SITE: i32 = 4;
 
 fn err(msg: String, element: &str, name: &str, line: u32) -> Error {
     let mut e = Error::compile(msg).at_element(element);
@@ -204,21 +203,6 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
     m.actuator_length0 = vec![0.0; m.nu];
     m.actuator_acc0 = vec![0.0; m.nu];
     Ok(())
-}
-
-/// Values of the fixed-tendon Jacobian (`ten_J`), its coefficients summed per dof.
-pub fn tendon_jacobian(m: &Model, ten_j: &mut [f64]) {
-    ten_j.fill(0.0);
-    for t in 0..m.ntendon {
-        let adr = m.ten_J_rowadr[t] as usize;
-        let n = m.ten_J_rownnz[t] as usize;
-        for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
-            let dof = m.jnt_dofadr[m.wrap_objid[w] as usize];
-            if let Some(k) = m.ten_J_colind[adr..adr + n].iter().position(|&c| c == dof) {
-                ten_j[adr + k] += m.wrap_prm[w];
-            }
-        }
-    }
 }
 
 /// `mj_setConst` for tendons and actuators: lengths at qpos0, inverse weights, acc0, and

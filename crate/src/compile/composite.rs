@@ -8,11 +8,9 @@
 //! messages; a cable of box geoms (whose skin MuJoCo generates) is not supported yet.
 
 use crate::compile::orient;
+use crate::engine::cable::CABLE_PLUGIN;
 use crate::math;
 use crate::spec::*;
-
-/// The plugin a cable composite accepts.
-pub const CABLE_PLUGIN: &str = "mujoco.elasticity.cable";
 
 /// Composite types, as `mjtCompType` (all but `cable` are deprecated in 3.15.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

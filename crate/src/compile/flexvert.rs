@@ -4,6 +4,7 @@
 //! inverse weighted rest metric `flex_vertmetric`, the sparsity of the two rows per vertex in
 //! `flexvert_J`, and the rotation of `flex_vert0` into the XY plane (`mj_alignFlex`).
 
+use crate::engine::flexvert::{neighbour_weight, rest_edge};
 use crate::engine::jacobian;
 use crate::error::{Error, Result};
 use crate::math::{self, MINVAL};
@@ -15,31 +16,6 @@ pub fn has_vert_equality(m: &Model, f: usize) -> bool {
         && m.flex_edgeequality[f] == 2
         && m.flex_rigid[f] == 0
         && m.flex_interp[f] == 0
-}
-
-/// Rest edge vector of edge `e` (global id) of flex `f`, in metres: `flex_vert0` holds
-/// coordinates normalised to the flex's half-size box, so the difference is scaled back by
-/// `2·flex_size`.
-pub fn rest_edge(m: &Model, f: usize, e: usize) -> [f64; 3] {
-    let vb = m.flex_vertadr[f] as usize;
-    let v1 = vb + m.flex_edge[2 * e] as usize;
-    let v2 = vb + m.flex_edge[2 * e + 1] as usize;
-    std::array::from_fn(|k| {
-        (m.flex_vert0[3 * v2 + k] - m.flex_vert0[3 * v1 + k]) * 2.0 * m.flex_size[3 * f + k]
-    })
-}
-
-/// Weight of edge `e` (global id) seen from local vertex `v` of flex `f`: the mass of the
-/// neighbour's body (floored at `MINVAL`), as MuJoCo weights the metric and the strain.
-pub fn neighbour_weight(m: &Model, f: usize, e: usize, v: usize) -> f64 {
-    let (v1, v2) = (m.flex_edge[2 * e] as usize, m.flex_edge[2 * e + 1] as usize);
-    let other = if v == v1 { v2 } else { v1 };
-    let b = m.flex_vertbodyid[m.flex_vertadr[f] as usize + other];
-    if b >= 0 {
-        m.body_mass[b as usize].max(MINVAL)
-    } else {
-        1.0
-    }
 }
 
 /// `nJfv`: for every vertex of a non-rigid, non-interpolated flex, the dofs of the ancestors

@@ -82,7 +82,7 @@ pub fn compile(spec: &Spec) -> Result<Model> {
     let configs: Vec<Option<&[(String, String)]>> = spec
         .plugins
         .iter()
-        .map(|p| (p.plugin == composite::CABLE_PLUGIN).then_some(p.config.as_slice()))
+        .map(|p| (p.plugin == crate::engine::cable::CABLE_PLUGIN).then_some(p.config.as_slice()))
         .collect();
     m.cable = crate::engine::cable::init(&m, &configs)?;
     m.plugin_torus = spec

@@ -2,7 +2,8 @@
 //! `OneComposite`): attribute sets as MuJoCo 3.15.0's schema, messages in its words.
 
 use super::xml::Element;
-use crate::compile::composite::{CompositeSpec, CompositeType, CurveShape, Initial, CABLE_PLUGIN};
+use crate::compile::composite::{CompositeSpec, CompositeType, CurveShape, Initial};
+use crate::engine::cable::CABLE_PLUGIN;
 use crate::error::{ErrorKind, Result};
 use crate::spec::*;
 

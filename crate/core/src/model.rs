@@ -6,6 +6,20 @@
 
 use crate::fields::FieldRef;
 
+/// Geom types, numbered as `mjtGeom`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeomType {
+    Plane = 0,
+    Hfield = 1,
+    Sphere = 2,
+    Capsule = 3,
+    Ellipsoid = 4,
+    Cylinder = 5,
+    Box = 6,
+    Mesh = 7,
+    Sdf = 8,
+}
+
 /// Integrators, numbered as `mjtIntegrator` in 3.15.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {

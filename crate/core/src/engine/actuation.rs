@@ -2,9 +2,11 @@
 //! `mj_fwdActuation`): clamped controls, affine gain and bias, force limits, and
 //! `qfrc_actuator = momentᵀ·force`. No activation dynamics (`dyntype` none).
 
-use crate::compile::actuation::SITE;
 use crate::data::Data;
 use crate::model::{disable, Model};
+
+/// `mjTRN_SITE`: the transmission type of an actuator acting on a site.
+pub const SITE: i32 = 4;
 
 /// Actuator lengths and moment rows (`actuator_moment` in `moment_*` sparsity).
 pub fn transmission(m: &Model, d: &mut Data) {

@@ -10,7 +10,7 @@ pub fn tendon(m: &Model, d: &mut Data) {
     if m.ntendon == 0 {
         return;
     }
-    crate::compile::actuation::tendon_jacobian(m, &mut d.a.ten_J);
+    tendon_jacobian(m, &mut d.a.ten_J);
     for t in 0..m.ntendon {
         let mut len = 0.0;
         for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
@@ -66,6 +66,21 @@ pub fn spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {
             let c = m.ten_J_colind[p] as usize;
             a.qfrc_spring[c] += a.ten_J[p] * fs;
             a.qfrc_damper[c] += a.ten_J[p] * fd;
+        }
+    }
+}
+
+/// Values of the fixed-tendon Jacobian (`ten_J`), its coefficients summed per dof.
+pub fn tendon_jacobian(m: &Model, ten_j: &mut [f64]) {
+    ten_j.fill(0.0);
+    for t in 0..m.ntendon {
+        let adr = m.ten_J_rowadr[t] as usize;
+        let n = m.ten_J_rownnz[t] as usize;
+        for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
+            let dof = m.jnt_dofadr[m.wrap_objid[w] as usize];
+            if let Some(k) = m.ten_J_colind[adr..adr + n].iter().position(|&c| c == dof) {
+                ten_j[adr + k] += m.wrap_prm[w];
+            }
         }
     }
 }

@@ -11,10 +11,10 @@
 use super::elastic::{flex_hessian, hessian_mul, VertJac};
 use super::inertia::{factor_i, mul_m, solve_ld};
 use super::Scratch;
-use crate::compile::checks::{
+use crate::data::{Data, Warning};
+use crate::flexkind::{
     flex_contact_possible, flex_metric_possible, flex_simple, flex_stiffness_possible,
 };
-use crate::data::{Data, Warning};
 use crate::math::MINVAL;
 use crate::model::{disable, Integrator, Model};
 use std::ops::{Add, Div, Mul, Sub};

@@ -6,8 +6,8 @@
 //! sparsity (and the index of every edge and bending stencil entry) is fixed per model.
 
 use super::lanes::F64x2;
-use crate::compile::checks::flex_simple;
 use crate::data::Data;
+use crate::flexkind::flex_simple;
 use crate::model::Model;
 
 /// Block-sparse stiffness over the slide triples of simple flexes.
@@ -228,7 +228,7 @@ impl FlexCsr {
 
     /// Whether block `k` is stored as one scalar.
     #[inline]
-    fn is_scalar(&self, k: usize) -> bool {
+    pub fn is_scalar(&self, k: usize) -> bool {
         self.split && self.bending_only[k]
     }
 
@@ -417,72 +417,4 @@ fn axes_are_world(d: &Data, da: usize) -> bool {
         let c = &d.a.cdof[6 * (da + r) + 3..6 * (da + r) + 6];
         (0..3).all(|k| c[k] == if k == r { 1.0 } else { 0.0 })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::data::Data;
-    use crate::mjcf::MemSource;
-    use crate::model::Model;
-
-    /// A 5×5 cloth with stretch and bending under the discrete integrator, in a static body
-    /// turned by `euler` (degrees), so its slide axes are the world axes only at `0 0 0`.
-    fn cloth(euler: &str) -> Model {
-        let xml = format!(
-            r#"<mujoco><option integrator="discrete" solver="CG"/><worldbody>
-            <body name="frame" euler="{euler}"><flexcomp name="c" type="grid" dim="2" count="5 5 1"
-              spacing=".05 .05 .05" radius=".005" mass="0.2">
-              <elasticity young="5e4" poisson="0.2" thickness="1e-3" elastic2d="both"/>
-              <contact selfcollide="none"/></flexcomp></body></worldbody></mujoco>"#
-        );
-        crate::load_xml(&xml, None, &MemSource::default()).unwrap()
-    }
-
-    /// Checks the stored product against the row-major blocks, on a stretched cloth; returns
-    /// the number of blocks stored as scalars.
-    fn product_matches_blocks(m: &Model) -> usize {
-        let mut d = Data::new(m);
-        for (i, q) in d.a.qpos.iter_mut().enumerate() {
-            *q += 0.004 * ((i as f64) * 0.77).sin();
-        }
-        crate::engine::forward(m, &mut d);
-        let csr = &d.scratch.metric.csr;
-        assert!(csr.nslot() == 25, "the cloth's 25 vertices are covered");
-        let x: Vec<f64> = (0..m.nv).map(|i| ((i as f64) * 1.3).cos()).collect();
-        let mut got = vec![0.0; m.nv];
-        csr.mul_add(&mut got, &x, &vec![2.0; m.nflex]);
-        let mut want = vec![0.0; m.nv];
-        for s in 0..csr.nslot() {
-            let dr = csr.slot_dof[s];
-            for k in csr.row[s]..csr.row[s + 1] {
-                let (dc, b) = (csr.slot_dof[csr.col[k]], csr.block(k));
-                for r in 0..3 {
-                    for c in 0..3 {
-                        want[dr + r] += 2.0 * b[3 * r + c] * x[dc + c];
-                    }
-                }
-            }
-        }
-        let big = want.iter().fold(0.0f64, |a, w| a.max(w.abs()));
-        assert!(big > 0.0);
-        for (g, w) in got.iter().zip(&want) {
-            assert!((g - w).abs() <= 1e-12 * big, "{g} vs {w}");
-        }
-        (0..csr.col.len()).filter(|&k| csr.is_scalar(k)).count()
-    }
-
-    #[test]
-    fn bending_only_pairs_are_scalars_on_world_axes() {
-        // the far vertices of each interior edge's two triangles: one pair per interior edge
-        let m = cloth("0 0 0");
-        let interior = (0..m.nflexedge)
-            .filter(|&e| m.flex_edgeflap[2 * e + 1] >= 0)
-            .count();
-        assert_eq!(product_matches_blocks(&m), 2 * interior);
-    }
-
-    #[test]
-    fn turned_slide_axes_store_every_block_in_full() {
-        assert_eq!(product_matches_blocks(&cloth("30 20 10")), 0);
-    }
 }

@@ -9,12 +9,14 @@
 use super::kinematics;
 use super::support::apply_ft;
 use super::Scratch;
-use crate::compile::composite::CABLE_PLUGIN;
 use crate::data::Data;
 use crate::error::{Error, Result};
 use crate::math::{self, Quat, Vec3};
+use crate::model::GeomType;
 use crate::model::Model;
-use crate::spec::GeomType;
+
+/// The plugin a cable composite accepts.
+pub const CABLE_PLUGIN: &str = "mujoco.elasticity.cable";
 
 /// The constants of one cable plugin instance, computed once at the reference pose as the
 /// plugin's constructor does.
@@ -223,29 +225,6 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mjcf::MemSource;
-
-    fn chain(bend: &str) -> Model {
-        let xml = format!(
-            r#"<mujoco><extension><plugin plugin="mujoco.elasticity.cable"/></extension>
-            <option gravity="0 0 0"/>
-            <worldbody><composite prefix="c" type="cable" count="6 1 1" size="0.5" curve="s"
-                       initial="none"><plugin plugin="mujoco.elasticity.cable">
-                <config key="bend" value="{bend}"/><config key="twist" value="{bend}"/></plugin>
-              <geom type="capsule" size="0.01"/></composite></worldbody></mujoco>"#
-        );
-        crate::load_xml(&xml, None, &MemSource::default()).unwrap()
-    }
-
-    /// qfrc_passive after bending the second joint by `angle` about z.
-    fn bent(m: &Model, angle: f64) -> Vec<f64> {
-        let mut d = Data::new(m);
-        let q = math::axis_angle_to_quat(&[0.0, 0.0, 1.0], angle);
-        let adr = m.jnt_qposadr[1] as usize;
-        d.a.qpos[adr..adr + 4].copy_from_slice(&q);
-        super::super::forward::forward(m, &mut d);
-        d.a.qfrc_passive.clone()
-    }
 
     #[test]
     fn config_values_read_as_the_plugin_reads_them() {
@@ -254,29 +233,5 @@ mod tests {
         assert_eq!(number("stiff"), None);
         assert!(check_config(&[("vmax".into(), "1".into())]).is_ok());
         assert!(check_config(&[("stretch".into(), "1".into())]).is_err());
-    }
-
-    #[test]
-    fn a_bent_joint_is_pushed_back_towards_the_rest_shape() {
-        let m = chain("1e6");
-        let f = bent(&m, 0.3);
-        let z = m.jnt_dofadr[1] as usize + 2;
-        // −E·I·θ/L with I = π r⁴/4, r = 0.01 m, L = 0.1 m: only the bent joint feels it (the
-        // torque pair acts between its two bodies); L is 0.1 to f32 precision, as MuJoCo keeps
-        // the cable's vertices in f32
-        let expect = -1e6 * math::PI * 0.01f64.powi(4) / 4.0 * 0.3 / 0.1;
-        assert!(
-            (f[z] - expect).abs() < 1e-7 * expect.abs(),
-            "{} vs {expect}",
-            f[z]
-        );
-        for (i, x) in f.iter().enumerate() {
-            assert!(i == z || x.abs() < 1e-15, "qfrc_passive[{i}] = {x}");
-        }
-        // linear in the stiffness, and nothing at rest
-        let f2 = bent(&chain("2e6"), 0.3);
-        assert!((f2[z] / f[z] - 2.0).abs() < 1e-12);
-        assert!(bent(&m, 0.0).iter().all(|&x| x == 0.0));
-        assert!(bent(&chain("0"), 0.3).iter().all(|&x| x == 0.0));
     }
 }

@@ -975,8 +975,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
         if c.exclude != 0 {
             continue;
         }
-        let passive =
-            |f: i32| f >= 0 && crate::compile::checks::flex_contact_possible(m, f as usize);
+        let passive = |f: i32| f >= 0 && crate::flexkind::flex_contact_possible(m, f as usize);
         if !(passive(c.flex[0]) || passive(c.flex[1])) {
             continue;
         }
