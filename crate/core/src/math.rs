@@ -463,11 +463,14 @@ pub fn eig3_sym(a: &Mat3) -> (Vec3, Mat3) {
     }
     let mut idx = [0usize, 1, 2];
     let ev = [m[0], m[4], m[8]];
-    idx.sort_by(|&i, &j| {
-        ev[j]
-            .partial_cmp(&ev[i])
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    // Decreasing eigenvalues, ties (and NaN) in index order: a stable insertion sort of three.
+    for a in 1..3 {
+        let mut b = a;
+        while b > 0 && ev[idx[b - 1]] < ev[idx[b]] {
+            idx.swap(b - 1, b);
+            b -= 1;
+        }
+    }
     let mut vals = [0.0; 3];
     let mut vecs = [0.0; 9];
     for (c, &i) in idx.iter().enumerate() {

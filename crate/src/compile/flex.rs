@@ -612,7 +612,7 @@ fn shells_and_layers(elem: &[i32], dim: usize, nelem: usize) -> (Vec<i32>, Vec<i
         frags.push(s.expect("every fragment slot is filled"));
     }
     // MuJoCo sorts whole fragment records lexicographically (sorted verts, elem, original)
-    frags.sort();
+    frags.sort_unstable(); // records differ in their original index: no ties
     let nf = frags.len();
     let mut border = vec![false; nelem];
     let mut borderfrag = vec![false; nf];

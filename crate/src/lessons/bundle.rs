@@ -1510,7 +1510,7 @@ fn read_exercise(
                 combine,
                 runs.len()
             )
-            .to_lowercase(),
+            .to_ascii_lowercase(),
         );
         return None;
     }
