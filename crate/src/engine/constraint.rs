@@ -49,13 +49,17 @@ pub struct RowScratch {
     rows: Vec<f64>,
     wbody: Vec<(usize, f64)>,
     wvert: Vec<(usize, f64)>,
+    /// Per contact with rows, `[translational, rotational]` of its bodies' summed inverse
+    /// weights, found while its rows are made so that `diag_approx` need not map the contact
+    /// onto its bodies again.
+    con_invweight: Vec<[f64; 2]>,
     /// One tendon's Jacobian row (values, dofs), scaled for the row being added.
     tvals: Vec<f64>,
     tcols: Vec<usize>,
 }
 
 impl RowScratch {
-    pub fn new(nv: usize) -> Self {
+    pub fn new(nv: usize, maxcon: usize) -> Self {
         RowScratch {
             jp: vec![0.0; 3 * nv],
             jr: vec![0.0; 3 * nv],
@@ -64,6 +68,7 @@ impl RowScratch {
             rows: vec![0.0; 6 * nv.max(1)],
             wbody: Vec::with_capacity(64),
             wvert: Vec::with_capacity(8),
+            con_invweight: vec![[0.0; 2]; maxcon],
             tvals: Vec::with_capacity(nv),
             tcols: Vec::with_capacity(nv),
         }
@@ -404,6 +409,20 @@ fn elem_weights(
     }
 }
 
+/// `[translational, rotational]` inverse weight of a contact's weighted bodies `wb` (side 1
+/// from `side1`), for its rows' `efc_diagApprox`.
+fn contact_invweight(m: &Model, wb: &[(usize, f64)], side1: usize) -> [f64; 2] {
+    let (mut tran, mut rot) = (0.0, 0.0);
+    for (k, &(b, w)) in wb.iter().enumerate() {
+        // MuJoCo sums the unsigned side weights; a shell's interior-node redistribution can
+        // make some of them negative
+        let w = if k < side1 { -w } else { w };
+        tran += m.body_invweight0[2 * b] * w;
+        rot += m.body_invweight0[2 * b + 1] * w;
+    }
+    [tran, rot]
+}
+
 /// The weighted bodies of a contact: side 0 negative, side 1 positive (`mj_contactJacobian`).
 /// Interpolated flexes are mapped onto their node bodies. Returns where side 1 starts in `out`.
 pub fn contact_bodies(
@@ -458,7 +477,8 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
     rs.clear(nv);
     let mut wb = std::mem::take(&mut rs.wbody);
     let mut wv = std::mem::take(&mut rs.wvert);
-    contact_bodies(m, d, &c, &mut wb, &mut wv);
+    let side1 = contact_bodies(m, d, &c, &mut wb, &mut wv);
+    rs.con_invweight[i] = contact_invweight(m, &wb, side1);
     rs.wvert = wv;
     for &(b, w) in &wb {
         rs.add_body(m, d, b, &c.pos, w, rot);
@@ -1000,7 +1020,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
             }
         }
     }
-    diag_approx(m, d, &mut rs);
+    diag_approx(m, d, &rs);
     s.rows = rs;
     if s.metric.has_diag {
         metric_diag_scale(m, d, &s.metric.efm_diag);
@@ -1031,11 +1051,9 @@ fn metric_diag_scale(m: &Model, d: &mut Data, e: &[f64]) {
 }
 
 /// Approximate inverse inertia of each row (`mj_diagApprox`).
-fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
+fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
     let mut weldcnt = 0;
     let mut i = 0;
-    let mut wb = std::mem::take(&mut rs.wbody);
-    let mut wv = std::mem::take(&mut rs.wvert);
     while i < d.nefc {
         let id = d.a.efc_id[i] as usize;
         match d.a.efc_type[i] {
@@ -1098,17 +1116,9 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                 d.a.efc_diagApprox[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize]
             }
             _ => {
-                let c = d.contact[id];
-                let side1 = contact_bodies(m, d, &c, &mut wb, &mut wv);
-                let (mut tran, mut rot) = (0.0, 0.0);
-                for (k, &(b, w)) in wb.iter().enumerate() {
-                    // MuJoCo sums the unsigned side weights; a shell's interior-node
-                    // redistribution can make some of them negative
-                    let w = if k < side1 { -w } else { w };
-                    tran += m.body_invweight0[2 * b] * w;
-                    rot += m.body_invweight0[2 * b + 1] * w;
-                }
-                let dim = c.dim as usize;
+                let [tran, rot] = rs.con_invweight[id];
+                let c = &d.contact[id];
+                let (dim, friction) = (c.dim as usize, c.friction);
                 match d.a.efc_type[i] {
                     kind::CONTACT_FRICTIONLESS => {
                         d.a.efc_diagApprox[i] = tran;
@@ -1122,7 +1132,7 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                     }
                     _ => {
                         for j in 0..dim - 1 {
-                            let fri = c.friction[j];
+                            let fri = friction[j];
                             let v = tran + fri * fri * if j < 2 { tran } else { rot };
                             d.a.efc_diagApprox[i + 2 * j] = v;
                             d.a.efc_diagApprox[i + 2 * j + 1] = v;
@@ -1135,8 +1145,6 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
         }
         i += 1;
     }
-    rs.wbody = wb;
-    rs.wvert = wv;
 }
 
 /// solref and solimp of row `i`, with MuJoCo's safety adjustments (`getsolparam`).

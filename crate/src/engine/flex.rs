@@ -515,20 +515,23 @@ pub fn vert_node_weights(
             continue;
         }
         let idx = nodes[k];
-        let (i, j, kk) = (
-            idx / (grid[1] * grid[2]),
-            (idx / grid[2]) % grid[1],
-            idx % grid[2],
-        );
-        let interior = interp < 0
-            && (1..grid[0] - 1).contains(&i)
-            && (1..grid[1] - 1).contains(&j)
-            && (1..grid[2] - 1).contains(&kk);
-        if interior {
-            tfi_weights(grid, [i, j, kk], sign * w, &mut |node, w| add(out, node, w));
-        } else {
-            add(out, idx, sign * w);
+        // only a shell has interior nodes to redistribute: the grid coordinates (three integer
+        // divisions, a fifth of a contact's Jacobian on a small trilinear flex) are needed there
+        if interp < 0 {
+            let (i, j, kk) = (
+                idx / (grid[1] * grid[2]),
+                (idx / grid[2]) % grid[1],
+                idx % grid[2],
+            );
+            let interior = (1..grid[0] - 1).contains(&i)
+                && (1..grid[1] - 1).contains(&j)
+                && (1..grid[2] - 1).contains(&kk);
+            if interior {
+                tfi_weights(grid, [i, j, kk], sign * w, &mut |node, w| add(out, node, w));
+                continue;
+            }
         }
+        add(out, idx, sign * w);
     }
 }
 

@@ -78,7 +78,7 @@ impl Scratch {
             collision: collision::CollisionScratch::new(m, maxcon),
             elastic: elastic::ElasticScratch::new(m),
             interp: interp::InterpScratch::new(m),
-            rows: constraint::RowScratch::new(m.nv),
+            rows: constraint::RowScratch::new(m.nv, maxcon),
             free: freebody::FreeBodies::new(m),
             implicit: {
                 let mut w = implicit::ImplicitScratch::default();
