@@ -161,6 +161,9 @@ pub struct Hessian {
     /// the start of each solve: M̃ changed).
     base_ok: bool,
     fstate: Vec<bool>,
+    /// Whether this solve has elliptic contacts (else no row can be in a cone and `refresh`
+    /// skips looking for them).
+    elliptic: bool,
     /// H with the cone blocks, and whether the last `refresh` left H there.
     cone: SparseLdl,
     use_cone: bool,
@@ -218,9 +221,11 @@ impl Hessian {
         let n = d.nefc;
         self.group.clear();
         self.group.resize(n, 0);
+        self.elliptic = false;
         let mut r = 0;
         while r < n {
             let g = if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
+                self.elliptic = true;
                 d.contact[d.a.efc_id[r] as usize].dim as usize
             } else {
                 1
@@ -446,10 +451,14 @@ impl Hessian {
                 && a_.efc_type[r] == kind::CONTACT_ELLIPTIC
                 && a_.efc_state[r] == state::CONE
         };
-        let cone_work: usize = (0..d.nefc)
-            .filter(|&r| cone_head(r))
-            .map(|r| self.group[r] as usize * self.ldl.update_work(first_unknown(d, nv, r)))
-            .sum();
+        let cone_work: usize = if self.elliptic {
+            (0..d.nefc)
+                .filter(|&r| cone_head(r))
+                .map(|r| self.group[r] as usize * self.ldl.update_work(first_unknown(d, nv, r)))
+                .sum()
+        } else {
+            0
+        };
         let (base, diag) = (&self.base, &self.base_diag);
         let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
         if cone_work > self.ldl.factor_work() {
