@@ -1443,7 +1443,9 @@ pub fn update_rows(d: &mut Data, jar: &[f64], rows: &[usize], cone_hessian: bool
 }
 
 /// Force and state of row `i` (all rows of its contact when elliptic), its cost added to `s`;
-/// returns the next row.
+/// returns the next row. Inlined into the row loops: a row outside an elliptic cone is a few
+/// operations, which the call and its reloads of the row counts used to outweigh.
+#[inline(always)]
 fn update_row(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f64) -> usize {
     let (ne, nf) = (d.ne, d.nf);
     {
@@ -1480,6 +1482,16 @@ fn update_row(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f
             }
             return i + 1;
         }
+        update_elliptic(d, jar, i, cone_hessian, s)
+    }
+}
+
+/// [`update_row`] for the first row `i` of an elliptic contact: force, state and cost of all
+/// its rows, and its cone Hessian when asked; returns the row after the contact.
+#[inline(never)]
+fn update_elliptic(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f64) -> usize {
+    {
+        let dd = d.a.efc_D[i];
         let id = d.a.efc_id[i] as usize;
         let (mu, fr, dim) = (
             d.contact[id].mu,
