@@ -428,6 +428,7 @@ fn contact_invweight(m: &Model, wb: &[(usize, f64)], side1: usize) -> [f64; 2] {
 pub fn contact_bodies(
     m: &Model,
     d: &Data,
+    vc: &super::flex::VertCols,
     c: &crate::data::Contact,
     out: &mut Vec<(usize, f64)>,
     verts: &mut Vec<(usize, f64)>,
@@ -463,13 +464,19 @@ pub fn contact_bodies(
                 out.push((m.flex_vertbodyid[v] as usize, sign * w));
             }
         } else {
-            super::flex::vert_node_weights(m, d, f, verts, sign, out);
+            super::flex::vert_node_weights(m, vc, f, verts, sign, out);
         }
     }
     side1
 }
 
-fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool {
+fn contact_rows(
+    m: &Model,
+    d: &mut Data,
+    rs: &mut RowScratch,
+    vc: &super::flex::VertCols,
+    i: usize,
+) -> bool {
     let nv = m.nv;
     let c = d.contact[i];
     let dim = c.dim as usize;
@@ -477,7 +484,7 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
     rs.clear(nv);
     let mut wb = std::mem::take(&mut rs.wbody);
     let mut wv = std::mem::take(&mut rs.wvert);
-    let side1 = contact_bodies(m, d, &c, &mut wb, &mut wv);
+    let side1 = contact_bodies(m, d, vc, &c, &mut wb, &mut wv);
     rs.con_invweight[i] = contact_invweight(m, &wb, side1);
     rs.wvert = wv;
     for &(b, w) in &wb {
@@ -566,12 +573,18 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
 
 /// Builds the translational normal row `frame[0:3]·J` of contact `c` in `rs` (sorted dofs in
 /// `rs.touched`, values in `rs.rows`); returns its length. Used by the passive contact path.
-pub fn normal_row(m: &Model, d: &Data, rs: &mut RowScratch, c: &crate::data::Contact) -> usize {
+pub fn normal_row(
+    m: &Model,
+    d: &Data,
+    rs: &mut RowScratch,
+    vc: &super::flex::VertCols,
+    c: &crate::data::Contact,
+) -> usize {
     let nv = m.nv;
     rs.clear(nv);
     let mut wb = std::mem::take(&mut rs.wbody);
     let mut wv = std::mem::take(&mut rs.wvert);
-    contact_bodies(m, d, c, &mut wb, &mut wv);
+    contact_bodies(m, d, vc, c, &mut wb, &mut wv);
     for &(b, w) in &wb {
         rs.add_body(m, d, b, &c.pos, w, false);
     }
@@ -1015,7 +1028,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
             if d.contact[i].exclude != 0 {
                 continue;
             }
-            if !contact_rows(m, d, &mut rs, i) {
+            if !contact_rows(m, d, &mut rs, &s.vertcols, i) {
                 break;
             }
         }

@@ -253,6 +253,13 @@ impl VertCols {
         }
     }
 
+    /// The cell nodes and basis values of vertex `v` of an interpolated flex (model
+    /// constants, as [`vert_node_weights`] would find them for the vertex alone).
+    pub fn cell(&self, v: usize) -> (&[usize], &[f64]) {
+        let (a, b) = (self.basis_adr[v], self.basis_adr[v + 1]);
+        (&self.basis_node[a..b], &self.basis[a..b])
+    }
+
     /// Columns of the simple-body vertices `v0..v1` (after their positions): per dof,
     /// `cdof_lin + cdof_ang × (x_v − subtree_com)` as `jac_sparse_simple` forms them.
     fn update(&mut self, m: &Model, d: &Data, v0: usize, v1: usize) {
@@ -477,28 +484,43 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
 /// As in MuJoCo, basis values below 1e-5 are dropped (so are the negative values of quadratic
 /// bases), a body reached twice gets one summed weight, and in shell mode an interior node's
 /// weight is redistributed onto the boundary nodes its position is tracked from (TFI).
+///
+/// A single vertex of unit weight (a vertex contact) takes its cell and basis from `vc`, where
+/// they were found once from the same point: the lookup and basis were most of the mapping.
 pub fn vert_node_weights(
     m: &Model,
-    _d: &Data,
+    vc: &VertCols,
     f: usize,
     verts: &[(usize, f64)],
     sign: f64,
     out: &mut Vec<(usize, f64)>,
 ) {
-    let mut u = [0.0; 3];
-    for &(v, w) in verts {
-        for k in 0..3 {
-            u[k] += w.abs() * m.flex_vert0[3 * v + k];
-        }
-    }
     let interp = m.flex_interp[f];
     let order = interp.unsigned_abs() as usize;
     let c = &m.flex_cellnum[3 * f..3 * f + 3];
-    let mut local = [0.0; 3];
     let mut nodes = [0usize; 27];
-    let n = cell_lookup(&u, c, order, &mut local, &mut nodes);
     let mut basis = [0.0; 27];
-    eval_basis(&mut basis, &local, order);
+    let single = match *verts {
+        [(v, w)] if w.abs() == 1.0 => Some(v),
+        _ => None,
+    };
+    let n = if let Some(v) = single {
+        let (cn, cb) = vc.cell(v);
+        nodes[..cn.len()].copy_from_slice(cn);
+        basis[..cb.len()].copy_from_slice(cb);
+        cn.len()
+    } else {
+        let mut u = [0.0; 3];
+        for &(v, w) in verts {
+            for k in 0..3 {
+                u[k] += w.abs() * m.flex_vert0[3 * v + k];
+            }
+        }
+        let mut local = [0.0; 3];
+        let n = cell_lookup(&u, c, order, &mut local, &mut nodes);
+        eval_basis(&mut basis, &local, order);
+        n
+    };
     let nstart = m.flex_nodeadr[f] as usize;
     let grid = [
         c[0] as usize * order + 1,
