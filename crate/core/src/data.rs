@@ -269,8 +269,9 @@ pub struct Data {
     /// Solver iterations of the last step.
     pub solver_niter: i32,
     pub a: DataArrays,
-    /// Scratch owned by the step (no allocation while stepping).
-    pub scratch: crate::engine::Scratch,
+    /// Scratch owned by the step (no allocation while stepping), boxed: the step moves it out
+    /// for its whole run.
+    pub scratch: crate::engine::slot::Slot<crate::engine::Scratch>,
 }
 
 impl std::ops::Deref for Data {
@@ -394,7 +395,7 @@ impl Data {
             maxefc,
             solver_niter: 0,
             a,
-            scratch: crate::engine::Scratch::new(m, maxcon, maxefc),
+            scratch: crate::engine::slot::Slot::new(crate::engine::Scratch::new(m, maxcon, maxefc)),
         };
         d.reset(m);
         d

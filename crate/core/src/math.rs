@@ -389,6 +389,19 @@ pub fn mul_inert_vec(i: &[f64], v: &[f64]) -> [f64; 6] {
     ]
 }
 
+/// Vector `i` of `a` read as consecutive `N`-vectors, with one bounds check for the whole
+/// vector (indexing coordinate by coordinate checks each).
+#[inline(always)]
+pub fn get_n<const N: usize>(a: &[f64], i: usize) -> [f64; N] {
+    *a[N * i..].first_chunk::<N>().unwrap()
+}
+
+/// Writes `v` as vector `i` of `a` read as consecutive `N`-vectors (see [`get_n`]).
+#[inline(always)]
+pub fn set_n<const N: usize>(a: &mut [f64], i: usize, v: [f64; N]) {
+    *a[N * i..].first_chunk_mut::<N>().unwrap() = v;
+}
+
 #[inline]
 pub fn dot6(a: &[f64], b: &[f64]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]

@@ -49,13 +49,17 @@ pub struct RowScratch {
     rows: Vec<f64>,
     wbody: Vec<(usize, f64)>,
     wvert: Vec<(usize, f64)>,
+    /// Per contact with rows, `[translational, rotational]` of its bodies' summed inverse
+    /// weights, found while its rows are made so that `diag_approx` need not map the contact
+    /// onto its bodies again.
+    con_invweight: Vec<[f64; 2]>,
     /// One tendon's Jacobian row (values, dofs), scaled for the row being added.
     tvals: Vec<f64>,
     tcols: Vec<usize>,
 }
 
 impl RowScratch {
-    pub fn new(nv: usize) -> Self {
+    pub fn new(nv: usize, maxcon: usize) -> Self {
         RowScratch {
             jp: vec![0.0; 3 * nv],
             jr: vec![0.0; 3 * nv],
@@ -64,6 +68,7 @@ impl RowScratch {
             rows: vec![0.0; 6 * nv.max(1)],
             wbody: Vec::with_capacity(64),
             wvert: Vec::with_capacity(8),
+            con_invweight: vec![[0.0; 2]; maxcon],
             tvals: Vec::with_capacity(nv),
             tcols: Vec::with_capacity(nv),
         }
@@ -404,11 +409,26 @@ fn elem_weights(
     }
 }
 
+/// `[translational, rotational]` inverse weight of a contact's weighted bodies `wb` (side 1
+/// from `side1`), for its rows' `efc_diagApprox`.
+fn contact_invweight(m: &Model, wb: &[(usize, f64)], side1: usize) -> [f64; 2] {
+    let (mut tran, mut rot) = (0.0, 0.0);
+    for (k, &(b, w)) in wb.iter().enumerate() {
+        // MuJoCo sums the unsigned side weights; a shell's interior-node redistribution can
+        // make some of them negative
+        let w = if k < side1 { -w } else { w };
+        tran += m.body_invweight0[2 * b] * w;
+        rot += m.body_invweight0[2 * b + 1] * w;
+    }
+    [tran, rot]
+}
+
 /// The weighted bodies of a contact: side 0 negative, side 1 positive (`mj_contactJacobian`).
 /// Interpolated flexes are mapped onto their node bodies. Returns where side 1 starts in `out`.
 pub fn contact_bodies(
     m: &Model,
     d: &Data,
+    vc: &super::flex::VertCols,
     c: &crate::data::Contact,
     out: &mut Vec<(usize, f64)>,
     verts: &mut Vec<(usize, f64)>,
@@ -444,13 +464,19 @@ pub fn contact_bodies(
                 out.push((m.flex_vertbodyid[v] as usize, sign * w));
             }
         } else {
-            super::flex::vert_node_weights(m, d, f, verts, sign, out);
+            super::flex::vert_node_weights(m, vc, f, verts, sign, out);
         }
     }
     side1
 }
 
-fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool {
+fn contact_rows(
+    m: &Model,
+    d: &mut Data,
+    rs: &mut RowScratch,
+    vc: &super::flex::VertCols,
+    i: usize,
+) -> bool {
     let nv = m.nv;
     let c = d.contact[i];
     let dim = c.dim as usize;
@@ -458,7 +484,8 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
     rs.clear(nv);
     let mut wb = std::mem::take(&mut rs.wbody);
     let mut wv = std::mem::take(&mut rs.wvert);
-    contact_bodies(m, d, &c, &mut wb, &mut wv);
+    let side1 = contact_bodies(m, d, vc, &c, &mut wb, &mut wv);
+    rs.con_invweight[i] = contact_invweight(m, &wb, side1);
     rs.wvert = wv;
     for &(b, w) in &wb {
         rs.add_body(m, d, b, &c.pos, w, rot);
@@ -546,12 +573,18 @@ fn contact_rows(m: &Model, d: &mut Data, rs: &mut RowScratch, i: usize) -> bool 
 
 /// Builds the translational normal row `frame[0:3]·J` of contact `c` in `rs` (sorted dofs in
 /// `rs.touched`, values in `rs.rows`); returns its length. Used by the passive contact path.
-pub fn normal_row(m: &Model, d: &Data, rs: &mut RowScratch, c: &crate::data::Contact) -> usize {
+pub fn normal_row(
+    m: &Model,
+    d: &Data,
+    rs: &mut RowScratch,
+    vc: &super::flex::VertCols,
+    c: &crate::data::Contact,
+) -> usize {
     let nv = m.nv;
     rs.clear(nv);
     let mut wb = std::mem::take(&mut rs.wbody);
     let mut wv = std::mem::take(&mut rs.wvert);
-    contact_bodies(m, d, c, &mut wb, &mut wv);
+    contact_bodies(m, d, vc, c, &mut wb, &mut wv);
     for &(b, w) in &wb {
         rs.add_body(m, d, b, &c.pos, w, false);
     }
@@ -994,12 +1027,12 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
             if d.contact[i].exclude != 0 {
                 continue;
             }
-            if !contact_rows(m, d, &mut rs, i) {
+            if !contact_rows(m, d, &mut rs, &s.vertcols, i) {
                 break;
             }
         }
     }
-    diag_approx(m, d, &mut rs);
+    diag_approx(m, d, &rs);
     s.rows = rs;
     if s.metric.has_diag {
         metric_diag_scale(m, d, &s.metric.efm_diag);
@@ -1030,11 +1063,9 @@ fn metric_diag_scale(m: &Model, d: &mut Data, e: &[f64]) {
 }
 
 /// Approximate inverse inertia of each row (`mj_diagApprox`).
-fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
+fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
     let mut weldcnt = 0;
     let mut i = 0;
-    let mut wb = std::mem::take(&mut rs.wbody);
-    let mut wv = std::mem::take(&mut rs.wvert);
     while i < d.nefc {
         let id = d.a.efc_id[i] as usize;
         match d.a.efc_type[i] {
@@ -1097,17 +1128,9 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                 d.a.efc_diagApprox[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize]
             }
             _ => {
-                let c = d.contact[id];
-                let side1 = contact_bodies(m, d, &c, &mut wb, &mut wv);
-                let (mut tran, mut rot) = (0.0, 0.0);
-                for (k, &(b, w)) in wb.iter().enumerate() {
-                    // MuJoCo sums the unsigned side weights; a shell's interior-node
-                    // redistribution can make some of them negative
-                    let w = if k < side1 { -w } else { w };
-                    tran += m.body_invweight0[2 * b] * w;
-                    rot += m.body_invweight0[2 * b + 1] * w;
-                }
-                let dim = c.dim as usize;
+                let [tran, rot] = rs.con_invweight[id];
+                let c = &d.contact[id];
+                let (dim, friction) = (c.dim as usize, c.friction);
                 match d.a.efc_type[i] {
                     kind::CONTACT_FRICTIONLESS => {
                         d.a.efc_diagApprox[i] = tran;
@@ -1121,7 +1144,7 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
                     }
                     _ => {
                         for j in 0..dim - 1 {
-                            let fri = c.friction[j];
+                            let fri = friction[j];
                             let v = tran + fri * fri * if j < 2 { tran } else { rot };
                             d.a.efc_diagApprox[i + 2 * j] = v;
                             d.a.efc_diagApprox[i + 2 * j + 1] = v;
@@ -1134,8 +1157,6 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &mut RowScratch) {
         }
         i += 1;
     }
-    rs.wbody = wb;
-    rs.wvert = wv;
 }
 
 /// solref and solimp of row `i`, with MuJoCo's safety adjustments (`getsolparam`).
@@ -1434,7 +1455,9 @@ pub fn update_rows(d: &mut Data, jar: &[f64], rows: &[usize], cone_hessian: bool
 }
 
 /// Force and state of row `i` (all rows of its contact when elliptic), its cost added to `s`;
-/// returns the next row.
+/// returns the next row. Inlined into the row loops: a row outside an elliptic cone is a few
+/// operations, which the call and its reloads of the row counts used to outweigh.
+#[inline(always)]
 fn update_row(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f64) -> usize {
     let (ne, nf) = (d.ne, d.nf);
     {
@@ -1471,6 +1494,16 @@ fn update_row(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f
             }
             return i + 1;
         }
+        update_elliptic(d, jar, i, cone_hessian, s)
+    }
+}
+
+/// [`update_row`] for the first row `i` of an elliptic contact: force, state and cost of all
+/// its rows, and its cone Hessian when asked; returns the row after the contact.
+#[inline(never)]
+fn update_elliptic(d: &mut Data, jar: &[f64], i: usize, cone_hessian: bool, s: &mut f64) -> usize {
+    {
+        let dd = d.a.efc_D[i];
         let id = d.a.efc_id[i] as usize;
         let (mu, fr, dim) = (
             d.contact[id].mu,

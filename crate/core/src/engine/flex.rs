@@ -253,6 +253,13 @@ impl VertCols {
         }
     }
 
+    /// The cell nodes and basis values of vertex `v` of an interpolated flex (model
+    /// constants, as [`vert_node_weights`] would find them for the vertex alone).
+    pub fn cell(&self, v: usize) -> (&[usize], &[f64]) {
+        let (a, b) = (self.basis_adr[v], self.basis_adr[v + 1]);
+        (&self.basis_node[a..b], &self.basis[a..b])
+    }
+
     /// Columns of the simple-body vertices `v0..v1` (after their positions): per dof,
     /// `cdof_lin + cdof_ang × (x_v − subtree_com)` as `jac_sparse_simple` forms them.
     fn update(&mut self, m: &Model, d: &Data, v0: usize, v1: usize) {
@@ -309,43 +316,30 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
                 let (a, b) = (vc.basis_adr[i], vc.basis_adr[i + 1]);
                 let mut r = [0.0; 3];
                 for (&n, &w) in vc.basis_node[a..b].iter().zip(&vc.basis[a..b]) {
-                    let x = &nodebuf[3 * n..3 * n + 3];
+                    let x: [f64; 3] = get_n(nodebuf, n);
                     for k in 0..3 {
                         r[k] += x[k] * w;
                     }
                 }
-                d.a.flexvert_xpos[3 * i..3 * i + 3].copy_from_slice(&r);
+                set_n(&mut d.a.flexvert_xpos, i, r);
             }
         }
     }
 
     // element boxes (centre, half-size + radius)
     for f in 0..m.nflex {
-        let dim = m.flex_dim[f] as usize;
-        let vadr = m.flex_vertadr[f] as usize;
-        for e in 0..m.flex_elemnum[f] as usize {
-            let ed = m.flex_elemdataadr[f] as usize + e * (dim + 1);
-            let v0 = vadr + m.flex_elem[ed] as usize;
-            let mut lo = [
-                d.flexvert_xpos[3 * v0],
-                d.flexvert_xpos[3 * v0 + 1],
-                d.flexvert_xpos[3 * v0 + 2],
-            ];
-            let mut hi = lo;
-            for k in 1..=dim {
-                let v = vadr + m.flex_elem[ed + k] as usize;
-                for j in 0..3 {
-                    let x = d.flexvert_xpos[3 * v + j];
-                    lo[j] = crate::math::min(lo[j], x);
-                    hi[j] = crate::math::max(hi[j], x);
-                }
-            }
-            let base = 6 * (m.flex_elemadr[f] as usize + e);
-            let r = m.flex_radius[f];
-            for j in 0..3 {
-                d.a.flexelem_aabb[base + j] = 0.5 * (hi[j] + lo[j]);
-                d.a.flexelem_aabb[base + 3 + j] = 0.5 * (hi[j] - lo[j]) + r;
-            }
+        let (e0, ne) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+        let ed0 = m.flex_elemdataadr[f] as usize;
+        let nvert = m.flex_dim[f] as usize + 1;
+        let elem = &m.flex_elem[ed0..ed0 + ne * nvert];
+        let aabb = &mut d.a.flexelem_aabb[6 * e0..6 * (e0 + ne)];
+        let (vadr, r) = (m.flex_vertadr[f] as usize, m.flex_radius[f]);
+        let xpos = &d.a.flexvert_xpos[3 * vadr..];
+        match nvert {
+            2 => elem_boxes::<2>(elem, xpos, r, aabb),
+            3 => elem_boxes::<3>(elem, xpos, r, aabb),
+            4 => elem_boxes::<4>(elem, xpos, r, aabb),
+            _ => unreachable!("flex dimension {}", nvert - 1),
         }
     }
 
@@ -355,7 +349,8 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
         let ebase = m.flex_edgeadr[f] as usize;
         let eend = ebase + m.flex_edgenum[f] as usize;
         if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
-            zero_edge_rows(m, d, ebase, eend);
+            // no edge Jacobian: the compiler gives these edges empty rows
+            debug_assert!((ebase..eend).all(|e| m.flexedge_J_rownnz[e] == 0));
             continue;
         }
         let skipjac = m.flex_edgeequality[f] != 1
@@ -424,12 +419,28 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
     }
 }
 
-/// Zeroes the `flexedge_J` rows of edges `e0..e1`.
-fn zero_edge_rows(m: &Model, d: &mut Data, e0: usize, e1: usize) {
-    for e in e0..e1 {
-        let adr = m.flexedge_J_rowadr[e] as usize;
-        let nnz = m.flexedge_J_rownnz[e] as usize;
-        d.a.flexedge_J[adr..adr + nnz].fill(0.0);
+/// Boxes (centre, then half-size plus `radius`) of the elements of `N` vertices whose local
+/// vertex indices are `elem` (`N` per element), from the flex's vertex positions `xpos` (3 per
+/// vertex).
+/// The element size is a compile-time constant so the vertex loop unrolls and the indexing
+/// needs no per-coordinate bounds checks (on a trilinear box the boxes were a third of
+/// `flex`).
+fn elem_boxes<const N: usize>(elem: &[i32], xpos: &[f64], radius: f64, aabb: &mut [f64]) {
+    for (ev, out) in elem.chunks_exact(N).zip(aabb.chunks_exact_mut(6)) {
+        let ev: &[i32; N] = ev.try_into().unwrap();
+        let mut lo: [f64; 3] = get_n(xpos, ev[0] as usize);
+        let mut hi = lo;
+        for &v in &ev[1..] {
+            let x: [f64; 3] = get_n(xpos, v as usize);
+            for j in 0..3 {
+                lo[j] = crate::math::min(lo[j], x[j]);
+                hi[j] = crate::math::max(hi[j], x[j]);
+            }
+        }
+        for j in 0..3 {
+            out[j] = 0.5 * (hi[j] + lo[j]);
+            out[3 + j] = 0.5 * (hi[j] - lo[j]) + radius;
+        }
     }
 }
 
@@ -473,28 +484,43 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
 /// As in MuJoCo, basis values below 1e-5 are dropped (so are the negative values of quadratic
 /// bases), a body reached twice gets one summed weight, and in shell mode an interior node's
 /// weight is redistributed onto the boundary nodes its position is tracked from (TFI).
+///
+/// A single vertex of unit weight (a vertex contact) takes its cell and basis from `vc`, where
+/// they were found once from the same point: the lookup and basis were most of the mapping.
 pub fn vert_node_weights(
     m: &Model,
-    _d: &Data,
+    vc: &VertCols,
     f: usize,
     verts: &[(usize, f64)],
     sign: f64,
     out: &mut Vec<(usize, f64)>,
 ) {
-    let mut u = [0.0; 3];
-    for &(v, w) in verts {
-        for k in 0..3 {
-            u[k] += w.abs() * m.flex_vert0[3 * v + k];
-        }
-    }
     let interp = m.flex_interp[f];
     let order = interp.unsigned_abs() as usize;
     let c = &m.flex_cellnum[3 * f..3 * f + 3];
-    let mut local = [0.0; 3];
     let mut nodes = [0usize; 27];
-    let n = cell_lookup(&u, c, order, &mut local, &mut nodes);
     let mut basis = [0.0; 27];
-    eval_basis(&mut basis, &local, order);
+    let single = match *verts {
+        [(v, w)] if w.abs() == 1.0 => Some(v),
+        _ => None,
+    };
+    let n = if let Some(v) = single {
+        let (cn, cb) = vc.cell(v);
+        nodes[..cn.len()].copy_from_slice(cn);
+        basis[..cb.len()].copy_from_slice(cb);
+        cn.len()
+    } else {
+        let mut u = [0.0; 3];
+        for &(v, w) in verts {
+            for k in 0..3 {
+                u[k] += w.abs() * m.flex_vert0[3 * v + k];
+            }
+        }
+        let mut local = [0.0; 3];
+        let n = cell_lookup(&u, c, order, &mut local, &mut nodes);
+        eval_basis(&mut basis, &local, order);
+        n
+    };
     let nstart = m.flex_nodeadr[f] as usize;
     let grid = [
         c[0] as usize * order + 1,
@@ -515,20 +541,23 @@ pub fn vert_node_weights(
             continue;
         }
         let idx = nodes[k];
-        let (i, j, kk) = (
-            idx / (grid[1] * grid[2]),
-            (idx / grid[2]) % grid[1],
-            idx % grid[2],
-        );
-        let interior = interp < 0
-            && (1..grid[0] - 1).contains(&i)
-            && (1..grid[1] - 1).contains(&j)
-            && (1..grid[2] - 1).contains(&kk);
-        if interior {
-            tfi_weights(grid, [i, j, kk], sign * w, &mut |node, w| add(out, node, w));
-        } else {
-            add(out, idx, sign * w);
+        // only a shell has interior nodes to redistribute: the grid coordinates (three integer
+        // divisions, a fifth of a contact's Jacobian on a small trilinear flex) are needed there
+        if interp < 0 {
+            let (i, j, kk) = (
+                idx / (grid[1] * grid[2]),
+                (idx / grid[2]) % grid[1],
+                idx % grid[2],
+            );
+            let interior = (1..grid[0] - 1).contains(&i)
+                && (1..grid[1] - 1).contains(&j)
+                && (1..grid[2] - 1).contains(&kk);
+            if interior {
+                tfi_weights(grid, [i, j, kk], sign * w, &mut |node, w| add(out, node, w));
+                continue;
+            }
         }
+        add(out, idx, sign * w);
     }
 }
 

@@ -12,13 +12,16 @@ const SF_INERTIA: u8 = 2;
 const SF_BODYROT: u8 = 3;
 const SF_INERTIAROT: u8 = 4;
 
+// one bounds check per vector (a range), not one per coordinate
 #[inline]
 fn v3(a: &[f64], i: usize) -> Vec3 {
-    [a[3 * i], a[3 * i + 1], a[3 * i + 2]]
+    let s = &a[3 * i..3 * i + 3];
+    [s[0], s[1], s[2]]
 }
 #[inline]
 fn q4(a: &[f64], i: usize) -> Quat {
-    [a[4 * i], a[4 * i + 1], a[4 * i + 2], a[4 * i + 3]]
+    let s = &a[4 * i..4 * i + 4];
+    [s[0], s[1], s[2], s[3]]
 }
 #[inline]
 fn m9(a: &[f64], i: usize) -> Mat3 {
@@ -273,8 +276,9 @@ pub fn com_vel(m: &Model, d: &mut Data) {
                     let mut tmp = [0.0; 6];
                     for k in 0..3 {
                         let c = &a.cdof[6 * (bda + j + k)..6 * (bda + j + k) + 6];
+                        let q = a.qvel[bda + j + k];
                         for r in 0..6 {
-                            tmp[r] += c[r] * a.qvel[bda + j + k];
+                            tmp[r] += c[r] * q;
                         }
                     }
                     for r in 0..6 {
@@ -290,12 +294,13 @@ pub fn com_vel(m: &Model, d: &mut Data) {
                 }
                 _ => {
                     let dofi = bda + j;
-                    let cd = cross_motion(&cvel, &a.cdof[6 * dofi..6 * dofi + 6]);
-                    a.cdof_dot[6 * dofi..6 * dofi + 6].copy_from_slice(&cd);
+                    let c = &a.cdof[6 * dofi..6 * dofi + 6];
+                    let cd = cross_motion(&cvel, c);
                     let q = a.qvel[dofi];
                     for r in 0..6 {
-                        cvel[r] += a.cdof[6 * dofi + r] * q;
+                        cvel[r] += c[r] * q;
                     }
+                    a.cdof_dot[6 * dofi..6 * dofi + 6].copy_from_slice(&cd);
                     j += 1;
                 }
             }

@@ -302,7 +302,7 @@ fn contact_rows(m: &Model, d: &mut Data, s: &mut Scratch, scale: f64) {
         if k <= 0.0 {
             continue;
         }
-        let n = super::constraint::normal_row(m, d, &mut rs, &c);
+        let n = super::constraint::normal_row(m, d, &mut rs, &s.vertcols, &c);
         if n == 0 {
             d.contact[i].exclude = 3;
             continue;

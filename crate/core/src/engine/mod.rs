@@ -25,6 +25,7 @@ pub mod metric;
 pub mod passive;
 pub mod rne;
 pub mod sdf;
+pub mod slot;
 pub mod snh;
 pub mod solver;
 pub mod sparse_chol;
@@ -47,7 +48,8 @@ pub struct Scratch {
     pub qacc_tmp: Vec<f64>,
     pub rk: integrator::Rk4Scratch,
     pub metric: metric::MetricState,
-    pub solver: solver::SolverScratch,
+    /// Boxed: the solver moves it out of the scratch for its whole run.
+    pub solver: slot::Slot<solver::SolverScratch>,
     pub collision: collision::CollisionScratch,
     pub elastic: elastic::ElasticScratch,
     pub interp: interp::InterpScratch,
@@ -72,11 +74,11 @@ impl Scratch {
             qacc_tmp: vec![0.0; m.nv],
             rk: integrator::Rk4Scratch::new(m.nq, m.nv),
             metric: metric::MetricState::new(m),
-            solver: solver::SolverScratch::new(m, maxefc),
+            solver: slot::Slot::new(solver::SolverScratch::new(m, maxefc)),
             collision: collision::CollisionScratch::new(m, maxcon),
             elastic: elastic::ElasticScratch::new(m),
             interp: interp::InterpScratch::new(m),
-            rows: constraint::RowScratch::new(m.nv),
+            rows: constraint::RowScratch::new(m.nv, maxcon),
             free: freebody::FreeBodies::new(m),
             implicit: {
                 let mut w = implicit::ImplicitScratch::default();

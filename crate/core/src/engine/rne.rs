@@ -2,10 +2,14 @@
 //! terms `qfrc_bias`, or with `flg_acc` the full inverse dynamics `M·qacc + bias`.
 
 use crate::data::Data;
-use crate::math::{cross_force, dot6, mul_inert_vec};
+use crate::math::{cross_force, dot6, get_n, mul_inert_vec, set_n};
 use crate::model::{disable, Model};
 
 /// Writes the RNE result into `out` (length nv) using `cacc`/`cfrc` scratch of 6·nbody.
+///
+/// The per-body vectors are read and written whole (`[f64; 6]`, `[f64; 10]`): one bounds
+/// check per body instead of one per coordinate, which on a model of a few bodies was much of
+/// the pass. The arithmetic and its order are `mj_rne`'s.
 pub fn rne(
     m: &Model,
     d: &Data,
@@ -15,48 +19,57 @@ pub fn rne(
     out: &mut [f64],
 ) {
     let a = &d.a;
-    cacc[..6].fill(0.0);
+    let mut acc0 = [0.0; 6];
     if !m.opt.disabled(disable::GRAVITY) {
         for k in 0..3 {
-            cacc[3 + k] = -m.opt.gravity[k];
+            acc0[3 + k] = -m.opt.gravity[k];
         }
     }
+    set_n(cacc, 0, acc0);
     for i in 1..m.nbody {
         let p = m.body_parentid[i] as usize;
         let bda = m.body_dofadr[i].max(0) as usize;
         let n = m.body_dofnum[i] as usize;
         let mut tmp = [0.0; 6];
         mul_dof_vec(&mut tmp, &a.cdof_dot[6 * bda..], &a.qvel[bda..], n);
+        let mut acc: [f64; 6] = get_n(cacc, p);
         for r in 0..6 {
-            cacc[6 * i + r] = cacc[6 * p + r] + tmp[r];
+            acc[r] += tmp[r];
         }
         if flg_acc {
             mul_dof_vec(&mut tmp, &a.cdof[6 * bda..], &a.qacc[bda..], n);
             for r in 0..6 {
-                cacc[6 * i + r] += tmp[r];
+                acc[r] += tmp[r];
             }
         }
-        let ci = &a.cinert[10 * i..10 * i + 10];
-        let f1 = mul_inert_vec(ci, &cacc[6 * i..6 * i + 6]);
-        let cv = &a.cvel[6 * i..6 * i + 6];
-        let iv = mul_inert_vec(ci, cv);
-        let f2 = cross_force(cv, &iv);
+        set_n(cacc, i, acc);
+        let ci: [f64; 10] = get_n(&a.cinert, i);
+        let f1 = mul_inert_vec(&ci, &acc);
+        let cv: [f64; 6] = get_n(&a.cvel, i);
+        let iv = mul_inert_vec(&ci, &cv);
+        let f2 = cross_force(&cv, &iv);
+        let mut f = [0.0; 6];
         for r in 0..6 {
-            cfrc[6 * i + r] = f1[r] + f2[r];
+            f[r] = f1[r] + f2[r];
         }
+        set_n(cfrc, i, f);
     }
-    cfrc[..6].fill(0.0);
+    set_n(cfrc, 0, [0.0; 6]);
     for i in (1..m.nbody).rev() {
         let p = m.body_parentid[i] as usize;
         if p > 0 {
+            let c: [f64; 6] = get_n(cfrc, i);
+            let mut fp: [f64; 6] = get_n(cfrc, p);
             for r in 0..6 {
-                cfrc[6 * p + r] += cfrc[6 * i + r];
+                fp[r] += c[r];
             }
+            set_n(cfrc, p, fp);
         }
     }
-    for i in 0..m.nv {
-        let b = m.dof_bodyid[i] as usize;
-        out[i] = dot6(&a.cdof[6 * i..6 * i + 6], &cfrc[6 * b..6 * b + 6]);
+    for (i, o) in out[..m.nv].iter_mut().enumerate() {
+        let c: [f64; 6] = get_n(&a.cdof, i);
+        let f: [f64; 6] = get_n(cfrc, m.dof_bodyid[i] as usize);
+        *o = dot6(&c, &f);
     }
 }
 
@@ -70,11 +83,10 @@ pub fn mul_dof_vec(res: &mut [f64; 6], dof: &[f64], vec: &[f64], n: usize) {
         }
         return;
     }
-    for k in 0..n {
-        let v = vec[k];
+    for (c, &v) in dof[..6 * n].chunks_exact(6).zip(&vec[..n]) {
         if v != 0.0 {
             for r in 0..6 {
-                res[r] += dof[6 * k + r] * v;
+                res[r] += c[r] * v;
             }
         }
     }

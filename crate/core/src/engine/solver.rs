@@ -161,6 +161,9 @@ pub struct Hessian {
     /// the start of each solve: M̃ changed).
     base_ok: bool,
     fstate: Vec<bool>,
+    /// Whether this solve has elliptic contacts (else no row can be in a cone and `refresh`
+    /// skips looking for them).
+    elliptic: bool,
     /// H with the cone blocks, and whether the last `refresh` left H there.
     cone: SparseLdl,
     use_cone: bool,
@@ -218,9 +221,11 @@ impl Hessian {
         let n = d.nefc;
         self.group.clear();
         self.group.resize(n, 0);
+        self.elliptic = false;
         let mut r = 0;
         while r < n {
             let g = if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
+                self.elliptic = true;
                 d.contact[d.a.efc_id[r] as usize].dim as usize
             } else {
                 1
@@ -262,16 +267,22 @@ impl Hessian {
     /// Whether the rows and metric entries are those of the last analysis.
     fn same_pattern(&self, d: &Data) -> bool {
         let n = d.nefc;
-        if self.sig_nnz[..] != d.a.efc_J_rownnz[..n] || self.sig_group != self.group {
+        if !same_indices(&self.sig_nnz, &d.a.efc_J_rownnz[..n])
+            || !same_indices(&self.sig_group, &self.group)
+        {
             return false;
         }
-        let mut t = 0;
-        for r in 0..n {
-            let (adr, k) = (d.a.efc_J_rowadr[r] as usize, d.a.efc_J_rownnz[r] as usize);
-            if self.sig_col[t..t + k] != d.a.efc_J_colind[adr..adr + k] {
-                return false;
-            }
-            t += k;
+        // the rows lie end to end from 0 (`add_rows`), so with equal row sizes their columns
+        // are the first `sig_col.len()` entries of `efc_J_colind`
+        debug_assert!((0..n).all(|r| d.a.efc_J_rowadr[r]
+            == if r == 0 {
+                0
+            } else {
+                d.a.efc_J_rowadr[r - 1] + d.a.efc_J_rownnz[r - 1]
+            }));
+        let t = self.sig_col.len();
+        if !same_indices(&self.sig_col, &d.a.efc_J_colind[..t]) {
+            return false;
         }
         self.emit_ij.len() == self.emit.len()
             && self
@@ -446,10 +457,14 @@ impl Hessian {
                 && a_.efc_type[r] == kind::CONTACT_ELLIPTIC
                 && a_.efc_state[r] == state::CONE
         };
-        let cone_work: usize = (0..d.nefc)
-            .filter(|&r| cone_head(r))
-            .map(|r| self.group[r] as usize * self.ldl.update_work(first_unknown(d, nv, r)))
-            .sum();
+        let cone_work: usize = if self.elliptic {
+            (0..d.nefc)
+                .filter(|&r| cone_head(r))
+                .map(|r| self.group[r] as usize * self.ldl.update_work(first_unknown(d, nv, r)))
+                .sum()
+        } else {
+            0
+        };
         let (base, diag) = (&self.base, &self.base_diag);
         let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
         if cone_work > self.ldl.factor_work() {
@@ -596,6 +611,20 @@ impl Hessian {
             out[i] = self.x[n - 1 - i];
         }
     }
+}
+
+/// Whether two index arrays are equal, in one pass without an early exit: it vectorises, where
+/// slice `==` on integers calls `memcmp` (per row here, and a byte loop in wasm, where it was 2%
+/// of a small model's step).
+fn same_indices<T>(a: &[T], b: &[T]) -> bool
+where
+    T: Copy + Default + PartialEq + std::ops::BitXor<Output = T> + std::ops::BitOr<Output = T>,
+{
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(T::default(), |acc, (&x, &y)| acc | (x ^ y))
+            == T::default()
 }
 
 /// A downdate may keep no less than this share of a pivot: below it the cancellation leaves too
