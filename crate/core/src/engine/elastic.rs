@@ -696,8 +696,9 @@ fn hessian_elems<const NV: usize, const NE: usize>(
         } else {
             unpack_metric(&mut metric, packed, NE);
             packed_tension::<NE>(&mut t, packed, &pack, &el);
+            // only the tensile part enters the metric (mju_max(tension, 0))
             for v in t.iter_mut().take(NE) {
-                *v = v.max(0.0);
+                *v = crate::math::max(*v, 0.0);
             }
         }
         for le in 0..NE {
