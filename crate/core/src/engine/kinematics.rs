@@ -12,22 +12,18 @@ const SF_INERTIA: u8 = 2;
 const SF_BODYROT: u8 = 3;
 const SF_INERTIAROT: u8 = 4;
 
-// one bounds check per vector (a range), not one per coordinate
+// vectors read whole (math::get_n): one bounds check per vector, not one per coordinate
 #[inline]
 fn v3(a: &[f64], i: usize) -> Vec3 {
-    let s = &a[3 * i..3 * i + 3];
-    [s[0], s[1], s[2]]
+    get_n(a, i)
 }
 #[inline]
 fn q4(a: &[f64], i: usize) -> Quat {
-    let s = &a[4 * i..4 * i + 4];
-    [s[0], s[1], s[2], s[3]]
+    get_n(a, i)
 }
 #[inline]
 fn m9(a: &[f64], i: usize) -> Mat3 {
-    let mut m = [0.0; 9];
-    m.copy_from_slice(&a[9 * i..9 * i + 9]);
-    m
+    get_n(a, i)
 }
 
 /// Global position and orientation of a frame attached to `body` (MuJoCo's `mj_local2Global`).
