@@ -342,9 +342,10 @@ pub fn cross_force(vel: &[f64], f: &[f64]) -> [f64; 6] {
     r
 }
 
-/// Spatial inertia (10 numbers: rotational 6, first moment 3, mass) about a point offset by
-/// `dif` from the body's centre of mass, from principal inertia `inert` in frame `mat`.
-pub fn inert_com(inert: &Vec3, mat: &Mat3, dif: &Vec3, mass: f64) -> [f64; 10] {
+/// Rotational inertia `mat·diag(inert)·matᵀ` of principal inertia `inert` in frame `mat`, as
+/// its 6 distinct entries (xx, yy, zz, xy, xz, yz), summed in `mj_comPos`'s order.
+#[inline]
+pub fn rotate_inertia(inert: &Vec3, mat: &Mat3) -> [f64; 6] {
     let t = [
         mat[0] * inert[0],
         mat[3] * inert[0],
@@ -356,13 +357,21 @@ pub fn inert_com(inert: &Vec3, mat: &Mat3, dif: &Vec3, mass: f64) -> [f64; 10] {
         mat[5] * inert[2],
         mat[8] * inert[2],
     ];
+    [
+        mat[0] * t[0] + mat[1] * t[3] + mat[2] * t[6],
+        mat[3] * t[1] + mat[4] * t[4] + mat[5] * t[7],
+        mat[6] * t[2] + mat[7] * t[5] + mat[8] * t[8],
+        mat[0] * t[1] + mat[1] * t[4] + mat[2] * t[7],
+        mat[0] * t[2] + mat[1] * t[5] + mat[2] * t[8],
+        mat[3] * t[2] + mat[4] * t[5] + mat[5] * t[8],
+    ]
+}
+
+/// Spatial inertia (10 numbers: rotational 6, first moment 3, mass) about a point offset by
+/// `dif` from the body's centre of mass, from principal inertia `inert` in frame `mat`.
+pub fn inert_com(inert: &Vec3, mat: &Mat3, dif: &Vec3, mass: f64) -> [f64; 10] {
     let mut r = [0.0; 10];
-    r[0] = mat[0] * t[0] + mat[1] * t[3] + mat[2] * t[6];
-    r[1] = mat[3] * t[1] + mat[4] * t[4] + mat[5] * t[7];
-    r[2] = mat[6] * t[2] + mat[7] * t[5] + mat[8] * t[8];
-    r[3] = mat[0] * t[1] + mat[1] * t[4] + mat[2] * t[7];
-    r[4] = mat[0] * t[2] + mat[1] * t[5] + mat[2] * t[8];
-    r[5] = mat[3] * t[2] + mat[4] * t[5] + mat[5] * t[8];
+    r[..6].copy_from_slice(&rotate_inertia(inert, mat));
     r[0] += mass * (dif[1] * dif[1] + dif[2] * dif[2]);
     r[1] += mass * (dif[0] * dif[0] + dif[2] * dif[2]);
     r[2] += mass * (dif[0] * dif[0] + dif[1] * dif[1]);

@@ -592,26 +592,7 @@ fn compile_geom(
 }
 
 fn global_inertia(local: &[f64; 3], quat: &[f64; 4]) -> [f64; 6] {
-    let m = math::quat_to_mat(quat);
-    let t = [
-        m[0] * local[0],
-        m[3] * local[0],
-        m[6] * local[0],
-        m[1] * local[1],
-        m[4] * local[1],
-        m[7] * local[1],
-        m[2] * local[2],
-        m[5] * local[2],
-        m[8] * local[2],
-    ];
-    [
-        m[0] * t[0] + m[1] * t[3] + m[2] * t[6],
-        m[3] * t[1] + m[4] * t[4] + m[5] * t[7],
-        m[6] * t[2] + m[7] * t[5] + m[8] * t[8],
-        m[0] * t[1] + m[1] * t[4] + m[2] * t[7],
-        m[0] * t[2] + m[1] * t[5] + m[2] * t[8],
-        m[3] * t[2] + m[4] * t[5] + m[5] * t[8],
-    ]
+    math::rotate_inertia(local, &math::quat_to_mat(quat))
 }
 
 fn full_inertia(full: &[f64; 6]) -> std::result::Result<([f64; 3], [f64; 4]), String> {
