@@ -13,6 +13,7 @@ pub mod compile;
 pub mod json;
 pub mod lessons;
 pub mod mjcf;
+pub mod sort;
 pub mod spec;
 pub mod trace;
 

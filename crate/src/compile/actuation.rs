@@ -79,7 +79,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                 None => cols.push((dof, *coef)),
             }
         }
-        cols.sort_unstable_by_key(|c| c.0); // dofs are unique in cols
+        crate::sort::sort_by(&mut cols, |a, b| a.0.cmp(&b.0)); // dofs are unique in cols
         m.ten_J_rowadr.push(m.ten_J_colind.len() as i32);
         m.ten_J_rownnz.push(cols.len() as i32);
         m.ten_J_colind.extend(cols.iter().map(|c| c.0 as i32));

@@ -193,7 +193,7 @@ pub fn compile(
     }
     for e in 0..nelem {
         let mut el: Vec<i32> = f.elem[e * (dim + 1)..(e + 1) * (dim + 1)].to_vec();
-        el.sort_unstable();
+        crate::sort::sort(&mut el);
         if el.windows(2).any(|w| w[0] == w[1]) {
             return Err(cerr("repeated vertex in element"));
         }
@@ -586,7 +586,7 @@ fn shells_and_layers(elem: &[i32], dim: usize, nelem: usize) -> (Vec<i32>, Vec<i
         let mut put = |slot: usize, verts: Vec<i32>| {
             let mut sorted = verts.clone();
             if dim > 1 {
-                sorted.sort_unstable();
+                crate::sort::sort(&mut sorted);
             }
             slots[slot] = Some((sorted, e as i32, verts));
         };
@@ -612,7 +612,7 @@ fn shells_and_layers(elem: &[i32], dim: usize, nelem: usize) -> (Vec<i32>, Vec<i
         frags.push(s.expect("every fragment slot is filled"));
     }
     // MuJoCo sorts whole fragment records lexicographically (sorted verts, elem, original)
-    frags.sort_unstable(); // records differ in their original index: no ties
+    crate::sort::sort(&mut frags); // records differ in their original index: no ties
     let nf = frags.len();
     let mut border = vec![false; nelem];
     let mut borderfrag = vec![false; nf];

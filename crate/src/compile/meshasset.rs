@@ -190,7 +190,7 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
             halfedge.extend_from_slice(&[(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]);
         }
     }
-    halfedge.sort_unstable();
+    crate::sort::sort(&mut halfedge);
     if mesh.inertia == MeshInertia::Exact {
         if let Some(w) = halfedge.windows(2).find(|w| w[0] == w[1]) {
             return Err(err(format!(

@@ -218,7 +218,7 @@ pub fn set_attr(xml: &str, target: &Target, value: &str) -> Result<String, Strin
             }
         }
     }
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    crate::sort::sort_by(&mut edits, |a, b| b.0.cmp(&a.0)); // from the end: offsets stay valid
     let mut out = xml.to_string();
     for (s, e, rep) in edits {
         out.replace_range(s..e, &rep);
