@@ -120,3 +120,13 @@ test('exercises: commit a prediction, Check, Try again, Show answer; progress is
   await expect(page.locator('section.exercise[data-exercise="sag"]').getByLabel('Your prediction')).toHaveValue('0.1');
   await expect(page.locator('section.exercise[data-exercise="implicit"]')).toHaveAttribute('data-state', 'shown');
 });
+
+test('a broken lesson lists its mistakes with file and line, and shows what could be read', async ({ page }) => {
+  // e2e/fixtures/lessons/lab-broken: an exercise names a scene that does not exist
+  await openLab(page, '?lesson=lab-broken&lang=en');
+  const box = page.locator('.lesson-errors');
+  await expect(box).toBeVisible();
+  await expect(box.locator('li')).toHaveText(["exercises.toml:4: 'fall': unknown scene 'dorp'"]);
+  await expect(page.getByRole('heading', { level: 2, name: 'Section one' })).toBeVisible();
+  await expect(page.locator('figure.scene-card')).toContainText('A falling ball');
+});

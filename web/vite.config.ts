@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { lessonsPlugin } from './lessons-plugin.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root: here,
   base: './',
+  plugins: [lessonsPlugin(fileURLToPath(new URL('..', import.meta.url)))],
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
   preview: { host: '127.0.0.1' },
   build: {

@@ -4,16 +4,19 @@
 //! flexlab compile MODEL.xml [--elastic3d FLEX=V]
 //! flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
 //! flexlab lessons check DIR [--verbose]
+//! flexlab lessons bundle DIR
 //! flexlab bench MODEL.xml [--steps N] [--warmup W] [--repeat R]
 //! ```
 
 use flexlab::trace::json_str;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   flexlab compile MODEL.xml [--elastic3d FLEX=V]
   flexlab trace MODEL.xml --steps N --every K [--elastic3d FLEX=V]
   flexlab lessons check DIR [--verbose]
+  flexlab lessons bundle DIR
   flexlab bench MODEL.xml [--steps N] [--warmup W] [--repeat R]";
 
 struct Args {
@@ -87,6 +90,10 @@ fn load(a: &Args) -> flexlab::Result<flexlab::Model> {
 
 /// `flexlab lessons check DIR`: one `file:line: message` per error and exit 1, or the summary
 /// line and exit 0; checks waiting for an engine feature print `pending: …` without failing.
+///
+/// `flexlab lessons bundle DIR`: every lesson below DIR compiled for the page, as one JSON
+/// object `{"<lesson folder name>": <compiled lesson>}` on stdout. A lesson's errors travel
+/// in it (the page shows them) and are also listed on stderr; only an unreadable DIR fails.
 fn lessons(rest: &[String]) -> ExitCode {
     let verbose = rest.iter().any(|a| a == "--verbose");
     let rest: Vec<&String> = rest.iter().filter(|a| *a != "--verbose").collect();
@@ -94,6 +101,22 @@ fn lessons(rest: &[String]) -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
+    if sub == "bundle" {
+        return match flexlab::lessons::wire::bundle_dir(std::path::Path::new(dir)) {
+            Ok((json, diags)) => {
+                for d in diags {
+                    eprintln!("{d}");
+                }
+                // a closed pipe (`| head`) ends the output; it is not a failure of the bundle
+                let _ = writeln!(std::io::stdout().lock(), "{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("flexlab: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     if sub != "check" {
         eprintln!("flexlab: unknown lessons command '{sub}'\n{USAGE}");
         return ExitCode::from(2);

@@ -343,12 +343,12 @@ pub struct Lesson {
 
 #[wasm_bindgen]
 impl Lesson {
-    /// Reads a lesson from `files_json`, a JSON object `{ "<path relative to the lesson
-    /// folder>": "<text>" }`. Problems in the lesson are listed in `bundle().errors`; only
-    /// input that is not such an object throws.
+    /// Opens a compiled lesson, as `flexlab lessons bundle` writes it when the page is built
+    /// (crate::lessons::wire). Problems the lesson reader found are listed in
+    /// `bundle().errors`; input that is not a compiled lesson throws, naming the bad field.
     #[wasm_bindgen(constructor)]
-    pub fn new(files_json: &str) -> Result<Lesson, JsError> {
-        let bundle = crate::lessons::api::load(files_json).map_err(|e| JsError::new(&e))?;
+    pub fn new(compiled_json: &str) -> Result<Lesson, JsError> {
+        let bundle = crate::lessons::api::open(compiled_json).map_err(|e| JsError::new(&e))?;
         Ok(Lesson { bundle })
     }
 

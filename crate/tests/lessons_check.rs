@@ -116,3 +116,41 @@ fn the_cli_prints_file_line_errors_and_exits_1() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("lessons: 1, sections: 1"));
 }
+
+/// `flexlab lessons bundle`: what the page is built with. A lesson's errors travel in its
+/// compiled form (and to stderr) with the same file and line the checker prints.
+#[test]
+fn the_cli_compiles_lessons_for_the_page() {
+    let exe = env!("CARGO_BIN_EXE_flexlab");
+    let run = |dir: PathBuf| {
+        let out = Command::new(exe)
+            .args(["lessons", "bundle"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        let v = flexlab::json::parse(&String::from_utf8_lossy(&out.stdout));
+        (out.status.code(), v, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, v, stderr) = run(Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons"));
+    assert_eq!(code, Some(0));
+    assert_eq!(stderr, "");
+    let v = v.unwrap();
+    let b6 = v.get("b6-flex").expect("lesson b6-flex");
+    let b = flexlab::lessons::wire::from_wire(b6).unwrap();
+    assert_eq!((b.sections.len(), b.scenes.len()), (8, 12));
+    assert!(b.errors.is_empty(), "{:?}", b.errors);
+
+    // a folder of broken lessons: each is still compiled, with its errors
+    let (code, v, stderr) = run(fixture(""));
+    assert_eq!(code, Some(0));
+    let v = v.unwrap();
+    let b = flexlab::lessons::wire::from_wire(v.get("unknown-scene").unwrap()).unwrap();
+    assert_eq!(b.errors.len(), 1, "{:?}", b.errors);
+    assert_eq!((b.errors[0].file.as_str(), b.errors[0].line), ("exercises.toml", 4));
+    assert!(stderr.contains("unknown-scene/exercises.toml:4: "), "{stderr}");
+    assert!(v.get("good").is_some());
+
+    let (code, _, stderr) = run(fixture("no-such-folder"));
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("not a folder"), "{stderr}");
+}

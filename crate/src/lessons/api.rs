@@ -1,7 +1,9 @@
 //! The lesson API as JSON in and JSON out: what `crate::wasm::Lesson` hands to the browser's
 //! worker, kept here so that it is native code the tests and the checker share.
 //!
-//! - [`load`]: `{ "<path relative to the lesson folder>": "<text>" }` → [`Bundle`]
+//! - [`load`]: `{ "<path relative to the lesson folder>": "<text>" }` → [`Bundle`] (native:
+//!   the reader of lesson files)
+//! - [`open`]: a compiled lesson ([`super::wire`]) → [`Bundle`] (what the browser does)
 //! - [`bundle_json`]: the lesson for the player (texts, scenes, parameters, questions, errors)
 //! - [`prepare_scene_json`]: a scene's MJCF with parameter values applied
 //! - [`measure_json`]: run a measured check (bounded work)
@@ -37,6 +39,18 @@ pub fn load(files_json: &str) -> Result<Bundle, String> {
         files.insert(k.trim_start_matches("./").to_string(), t.to_string());
     }
     Ok(Bundle::from_files(files))
+}
+
+/// Reads a compiled lesson, as `flexlab lessons bundle` writes it ([`super::wire`]).
+pub fn open(bundle_json: &str) -> Result<Bundle, String> {
+    if bundle_json.len() > MAX_FILES_JSON_BYTES {
+        return Err(format!(
+            "the compiled lesson is larger than {} MB",
+            MAX_FILES_JSON_BYTES >> 20
+        ));
+    }
+    let v = json::parse(bundle_json).map_err(|e| format!("compiled lesson is not JSON: {e}"))?;
+    super::wire::from_wire(&v).map_err(|e| format!("compiled lesson: {e}"))
 }
 
 /// The bundle as the player reads it.

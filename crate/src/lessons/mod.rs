@@ -15,6 +15,7 @@ pub mod measure;
 pub mod params;
 pub mod quantity;
 pub mod tomlread;
+pub mod wire;
 
 pub use bundle::{Bundle, Diag, Exercise, ExerciseKind, ParamValue, Scene, Section, Text};
 pub use judge::{judge, Verdict};

@@ -156,7 +156,7 @@ export class App {
     }
     this.lessons ??= new LessonClient();
     try {
-      const info = await this.lessons.open(id, bundle.files);
+      const info = await this.lessons.open(id, bundle.compiled);
       this.lessonPane.replaceChildren();
       const view = new LessonView(this.lessonPane, id, info, bundle.files, this.lessons, {
         openScene: (scene) => void this.openScene(scene, {}),

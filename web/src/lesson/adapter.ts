@@ -4,7 +4,7 @@
  * the wasm module has no `Lesson`, [[openLesson]] says so and the page keeps its bench working.
  *
  * The wasm surface (JSON strings in and out, errors as JS exceptions):
- *   new Lesson(files_json)                      {"<path in the lesson folder>": "<text>"}
+ *   new Lesson(compiled_json)                   a compiled lesson (`flexlab lessons bundle`)
  *   bundle(): string                            {id, title, sections, scenes, exercises, measurements, errors}
  *   prepare_scene(scene, params_json): string   {xml, elastic3d, files}
  *   measure(id): string                         {value, pending, runs} (bounded work)
@@ -12,7 +12,7 @@
  */
 import * as wasm from '../wasm/flexlab.js';
 import type { ParamValue } from '../sim/protocol';
-import type { LessonFiles, LessonInfo, Measurement, PreparedScene, Verdict } from './types';
+import type { LessonInfo, Measurement, PreparedScene, Verdict } from './types';
 
 export interface LessonEngine {
   info(): LessonInfo;
@@ -32,7 +32,7 @@ interface WasmLesson {
   free(): void;
 }
 
-type WasmLessonClass = new (filesJson: string) => WasmLesson;
+type WasmLessonClass = new (compiledJson: string) => WasmLesson;
 
 /** The engine's `Lesson` class, if this build has it. */
 function lessonClass(): WasmLessonClass | null {
@@ -44,11 +44,12 @@ export function lessonsAvailable(): boolean {
   return lessonClass() !== null;
 }
 
-/** Opens a lesson folder in the engine; problems in it are listed in `info().errors`. */
-export function openLesson(files: LessonFiles): LessonEngine {
+/** Opens a compiled lesson in the engine; problems the lesson reader found are listed in
+ * `info().errors`. */
+export function openLesson(compiled: string): LessonEngine {
   const Cls = lessonClass();
   if (!Cls) throw new Error('LESSON_API_MISSING');
-  const l = new Cls(JSON.stringify(Object.fromEntries(files)));
+  const l = new Cls(compiled);
   return {
     info: () => JSON.parse(l.bundle()) as LessonInfo,
     prepareScene: (scene, params) => JSON.parse(l.prepare_scene(scene, JSON.stringify(params))) as PreparedScene,

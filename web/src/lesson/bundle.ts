@@ -1,52 +1,50 @@
 /**
- * The lesson files shipped with the page: every lesson folder under `lessons/` (and the lab's
- * own test lesson under `e2e/fixtures/lessons/`), as raw text, grouped by folder. Vite inlines
- * them at build time and reloads the page when one changes during development.
+ * The lessons shipped with the page: every lesson folder under `lessons/` (and the lab's own
+ * test lessons under `e2e/fixtures/lessons/`), compiled when the page is built by
+ * `flexlab lessons bundle` (web/lessons-plugin.ts). Each one is what the lesson reader made of
+ * the folder, errors included, as JSON for the engine's `Lesson` constructor.
  */
+import compiledLessons from 'virtual:flexlab-lessons';
 import type { LessonFiles } from './types';
-
-const raw = import.meta.glob(['../../../lessons/*/**/*.{toml,md,xml}', '../../../e2e/fixtures/lessons/*/**/*.{toml,md,xml}'], {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>;
-
-/** Lessons used only by the lab's own tests: loadable by id, not listed. */
-const HIDDEN_ROOT = 'e2e/fixtures/lessons/';
 
 export interface LessonBundle {
   id: string;
-  files: LessonFiles;
+  /** The compiled lesson (JSON text), for the lesson worker. */
+  compiled: string;
+  /** The lesson folder's files, path relative to the folder → text. */
+  readonly files: LessonFiles;
   hidden: boolean;
 }
 
-function group(): Map<string, LessonBundle> {
-  const out = new Map<string, LessonBundle>();
-  for (const [key, text] of Object.entries(raw)) {
-    const path = key.replace(/^(\.\.\/)+/, '');
-    const m = /^(lessons|e2e\/fixtures\/lessons)\/([^/]+)\/(.+)$/.exec(path);
-    if (!m) continue;
-    const [, root, id, rel] = m;
-    let b = out.get(id);
-    if (!b) {
-      b = { id, files: [], hidden: `${root}/` === HIDDEN_ROOT };
-      out.set(id, b);
-    }
-    b.files.push([rel, text]);
-  }
-  for (const b of out.values()) b.files.sort((a, c) => a[0].localeCompare(c[0]));
-  return out;
+const filesOf = new Map<string, LessonFiles>();
+
+function bundle(id: string): LessonBundle | undefined {
+  const entry = Object.hasOwn(compiledLessons, id) ? compiledLessons[id] : undefined;
+  if (!entry) return undefined;
+  return {
+    id,
+    compiled: entry.compiled,
+    hidden: entry.hidden,
+    get files(): LessonFiles {
+      let f = filesOf.get(id);
+      if (!f) {
+        const parsed = JSON.parse(entry.compiled) as { files?: Record<string, string> };
+        f = Object.entries(parsed.files ?? {}).sort((a, c) => a[0].localeCompare(c[0]));
+        filesOf.set(id, f);
+      }
+      return f;
+    },
+  };
 }
 
-const bundles = group();
-
-/** Lesson folders that hold a `lesson.toml`, listed ones first. */
+/** Lesson folders (each holds a `lesson.toml`), listed ones first. */
 export function lessonIds(includeHidden = false): string[] {
-  return [...bundles.values()].filter((b) => b.files.some(([p]) => p === 'lesson.toml') && (includeHidden || !b.hidden)).map((b) => b.id);
+  const ids = Object.keys(compiledLessons).filter((id) => includeHidden || !compiledLessons[id].hidden);
+  return ids.sort((a, c) => Number(compiledLessons[a].hidden) - Number(compiledLessons[c].hidden) || a.localeCompare(c));
 }
 
 export function lessonBundle(id: string): LessonBundle | undefined {
-  return bundles.get(id);
+  return bundle(id);
 }
 
 /** A scene file by its path from the repository root (`lessons/b6-flex/scenes/cable.xml`). */
@@ -55,5 +53,5 @@ export function sceneFile(path: string): string | undefined {
   const full = clean.startsWith('lessons/') || clean.startsWith('e2e/') ? clean : `lessons/${clean}`;
   const m = /^(lessons|e2e\/fixtures\/lessons)\/([^/]+)\/(.+)$/.exec(full);
   if (!m) return undefined;
-  return bundles.get(m[2])?.files.find(([p]) => p === m[3])?.[1];
+  return bundle(m[2])?.files.find(([p]) => p === m[3])?.[1];
 }

@@ -4,7 +4,7 @@
  */
 import type { ParamValue } from '../sim/protocol';
 import type { LessonFromWorker, LessonToWorker } from './protocol';
-import type { LessonFiles, LessonInfo, Measurement, PreparedScene, Verdict } from './types';
+import type { LessonInfo, Measurement, PreparedScene, Verdict } from './types';
 
 /** Thrown when this engine build has no wasm `Lesson` API. */
 export class LessonApiMissing extends Error {
@@ -22,7 +22,7 @@ export class LessonClient {
   private worker: Worker;
   private next = 1;
   private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private opened = new Map<string, LessonFiles>();
+  private opened = new Map<string, string>();
 
   constructor() {
     this.worker = this.spawn();
@@ -49,7 +49,7 @@ export class LessonClient {
       this.worker = this.spawn();
       const again = [...this.opened];
       this.opened.clear();
-      for (const [lesson, files] of again) void this.open(lesson, files).catch(() => undefined);
+      for (const [lesson, compiled] of again) void this.open(lesson, compiled).catch(() => undefined);
     };
     return w;
   }
@@ -62,9 +62,10 @@ export class LessonClient {
     });
   }
 
-  async open(lesson: string, files: LessonFiles): Promise<LessonInfo> {
-    const info = await this.call<LessonInfo>({ type: 'open', lesson, files });
-    this.opened.set(lesson, files);
+  /** Opens a compiled lesson (web/src/lesson/bundle.ts) in the worker. */
+  async open(lesson: string, compiled: string): Promise<LessonInfo> {
+    const info = await this.call<LessonInfo>({ type: 'open', lesson, compiled });
+    this.opened.set(lesson, compiled);
     return info;
   }
 

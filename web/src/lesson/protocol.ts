@@ -1,9 +1,9 @@
 /** Messages between the page and the lesson worker. */
 import type { ParamValue } from '../sim/protocol';
-import type { LessonFiles } from './types';
 
 export type LessonToWorker =
-  | { type: 'open'; id: number; lesson: string; files: LessonFiles }
+  /** `compiled`: the compiled lesson (web/src/lesson/bundle.ts). */
+  | { type: 'open'; id: number; lesson: string; compiled: string }
   | { type: 'prepare'; id: number; lesson: string; scene: string; params: Record<string, ParamValue> }
   | { type: 'check'; id: number; lesson: string; exercise: string; answer: number | string }
   | { type: 'measure'; id: number; lesson: string; exercise: string };

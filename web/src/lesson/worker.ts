@@ -49,7 +49,7 @@ function handle(m: LessonToWorker): void {
         }
         open.get(m.lesson)?.dispose();
         for (const k of [...measured.keys()]) if (k.startsWith(`${m.lesson}\u0000`)) measured.delete(k);
-        const l = openLesson(m.files);
+        const l = openLesson(m.compiled);
         open.set(m.lesson, l);
         post({ type: 'result', id: m.id, ok: true, value: l.info() });
         return;
