@@ -129,7 +129,11 @@ fn the_cli_compiles_lessons_for_the_page() {
             .output()
             .unwrap();
         let v = flexlab::json::parse(&String::from_utf8_lossy(&out.stdout));
-        (out.status.code(), v, String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            v,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let (code, v, stderr) = run(Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons"));
     assert_eq!(code, Some(0));
@@ -146,8 +150,14 @@ fn the_cli_compiles_lessons_for_the_page() {
     let v = v.unwrap();
     let b = flexlab::lessons::wire::from_wire(v.get("unknown-scene").unwrap()).unwrap();
     assert_eq!(b.errors.len(), 1, "{:?}", b.errors);
-    assert_eq!((b.errors[0].file.as_str(), b.errors[0].line), ("exercises.toml", 4));
-    assert!(stderr.contains("unknown-scene/exercises.toml:4: "), "{stderr}");
+    assert_eq!(
+        (b.errors[0].file.as_str(), b.errors[0].line),
+        ("exercises.toml", 4)
+    );
+    assert!(
+        stderr.contains("unknown-scene/exercises.toml:4: "),
+        "{stderr}"
+    );
     assert!(v.get("good").is_some());
 
     let (code, _, stderr) = run(fixture("no-such-folder"));

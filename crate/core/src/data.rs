@@ -128,6 +128,14 @@ impl Default for Contact {
     }
 }
 
+/// `n` zeros (`T::default()`). Never inlined: the constructors of `Data` and of the step's
+/// scratch allocate a few hundred arrays, and `vec![0; n]` inlined at each of them made
+/// `Data::sized` alone 36 kB of the browser build.
+#[inline(never)]
+pub fn zeros<T: Clone + Default>(n: usize) -> Vec<T> {
+    vec![T::default(); n]
+}
+
 /// Constraint types (`mjtConstraint`).
 pub mod cnstr {
     pub const EQUALITY: i32 = 0;
@@ -151,10 +159,11 @@ macro_rules! data_arrays {
         impl DataArrays {
             pub const NAMES: &'static [&'static str] = &[ $( stringify!($aname) ),* ];
             pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
-                match name {
-                    $( stringify!($aname) => Some(FieldRef::from_slice(&self.$aname[..], $cols)), )*
-                    _ => None,
-                }
+                // a name search and a table of readers, as `Model::field`
+                const READ: &[for<'d> fn(&'d DataArrays) -> FieldRef<'d>] =
+                    &[ $( |d| FieldRef::from_slice(&d.$aname[..], $cols) ),* ];
+                let i = Self::NAMES.iter().position(|n| *n == name)?;
+                Some(READ[i](self))
             }
         }
     };
@@ -304,7 +313,7 @@ impl Data {
         let nq = m.nq;
         let nv = m.nv;
         let nbody = m.nbody;
-        let z = |n: usize| vec![0.0f64; n];
+        let z = zeros::<f64>;
         let a = DataArrays {
             qpos: z(nq),
             qvel: z(nv),
@@ -362,12 +371,12 @@ impl Data {
             qfrc_smooth: z(nv),
             qacc_smooth: z(nv),
             qfrc_constraint: z(nv),
-            efc_type: vec![0; maxefc],
-            efc_id: vec![0; maxefc],
+            efc_type: crate::data::zeros(maxefc),
+            efc_id: crate::data::zeros(maxefc),
             efc_J: z(crate::engine::constraint::max_nnz(m, maxefc)),
-            efc_J_rownnz: vec![0; maxefc],
-            efc_J_rowadr: vec![0; maxefc],
-            efc_J_colind: vec![0; crate::engine::constraint::max_nnz(m, maxefc)],
+            efc_J_rownnz: crate::data::zeros(maxefc),
+            efc_J_rowadr: crate::data::zeros(maxefc),
+            efc_J_colind: crate::data::zeros(crate::engine::constraint::max_nnz(m, maxefc)),
             efc_pos: z(maxefc),
             efc_margin: z(maxefc),
             efc_frictionloss: z(maxefc),
@@ -379,7 +388,7 @@ impl Data {
             efc_aref: z(maxefc),
             efc_b: z(maxefc),
             efc_force: z(maxefc),
-            efc_state: vec![0; maxefc],
+            efc_state: crate::data::zeros(maxefc),
         };
         let mut d = Data {
             time: 0.0,

@@ -115,8 +115,8 @@ pub fn init(m: &Model, configs: &[Option<&[(String, String)]>]) -> Result<Vec<Ca
             instance,
             i0,
             n,
-            omega0: vec![0.0; 3 * n],
-            stiffness: vec![0.0; 4 * n],
+            omega0: crate::data::zeros::<f64>(3 * n),
+            stiffness: crate::data::zeros::<f64>(4 * n),
         };
         for b in 0..n {
             let i = i0 + b;

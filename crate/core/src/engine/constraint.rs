@@ -61,11 +61,11 @@ pub struct RowScratch {
 impl RowScratch {
     pub fn new(nv: usize, maxcon: usize) -> Self {
         RowScratch {
-            jp: vec![0.0; 3 * nv],
-            jr: vec![0.0; 3 * nv],
+            jp: crate::data::zeros::<f64>(3 * nv),
+            jr: crate::data::zeros::<f64>(3 * nv),
             mark: vec![false; nv],
             touched: Vec::with_capacity(nv),
-            rows: vec![0.0; 6 * nv.max(1)],
+            rows: crate::data::zeros::<f64>(6 * nv.max(1)),
             wbody: Vec::with_capacity(64),
             wvert: Vec::with_capacity(8),
             con_invweight: vec![[0.0; 2]; maxcon],

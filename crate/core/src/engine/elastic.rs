@@ -117,11 +117,11 @@ impl ElasticScratch {
             .max()
             .unwrap_or(0);
         ElasticScratch {
-            frc: vec![0.0; 3 * maxv],
-            dmp: vec![0.0; 3 * maxv],
-            vel: vec![0.0; 3 * maxv],
-            edge_hessian: vec![0.0; 9 * m.nflexedge],
-            vert_hessian: vec![0.0; 6 * m.nflexvert],
+            frc: crate::data::zeros::<f64>(3 * maxv),
+            dmp: crate::data::zeros::<f64>(3 * maxv),
+            vel: crate::data::zeros::<f64>(3 * maxv),
+            edge_hessian: crate::data::zeros::<f64>(9 * m.nflexedge),
+            vert_hessian: crate::data::zeros::<f64>(6 * m.nflexvert),
             hessian_valid: vec![false; m.nflex],
             vjac: VertJac::new(m),
         }

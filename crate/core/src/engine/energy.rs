@@ -40,7 +40,7 @@ pub fn energy(m: &Model, d: &mut Data) {
         }
     }
     // kinetic: ½ vᵀ M v
-    let mut mv = vec![0.0; m.nv];
+    let mut mv = crate::data::zeros::<f64>(m.nv);
     super::inertia::mul_m(m, &d.a.M, &d.a.qvel, &mut mv);
     let kin = 0.5 * crate::math::dot(&mv, &d.a.qvel);
     d.energy = [pot, kin];

@@ -188,7 +188,7 @@ impl FlexCsr {
         // room for every block in either kind, so a change of layout never allocates
         let ns = c.slot_dof.len();
         c.slot_world = vec![true; ns];
-        c.at = vec![0; n];
+        c.at = crate::data::zeros(n);
         c.full_row = Vec::with_capacity(ns + 1);
         c.scalar_row = Vec::with_capacity(ns + 1);
         c.full_dof = Vec::with_capacity(n);

@@ -27,13 +27,13 @@ impl ImplicitScratch {
     pub fn ensure(&mut self, m: &Model) {
         let (nv, nb) = (m.nv, m.nbody);
         if self.a.len() != nv * nv {
-            self.a = vec![0.0; nv * nv];
-            self.dcvel = vec![0.0; nb * 6 * nv];
-            self.dcdofdot = vec![0.0; nv * 6 * nv];
-            self.dcacc = vec![0.0; nb * 6 * nv];
-            self.dcfrc = vec![0.0; nb * 6 * nv];
-            self.tmp = vec![0.0; 6 * nv];
-            self.perm = vec![0; nv];
+            self.a = crate::data::zeros::<f64>(nv * nv);
+            self.dcvel = crate::data::zeros::<f64>(nb * 6 * nv);
+            self.dcdofdot = crate::data::zeros::<f64>(nv * 6 * nv);
+            self.dcacc = crate::data::zeros::<f64>(nb * 6 * nv);
+            self.dcfrc = crate::data::zeros::<f64>(nb * 6 * nv);
+            self.tmp = crate::data::zeros::<f64>(6 * nv);
+            self.perm = crate::data::zeros(nv);
         }
     }
 }

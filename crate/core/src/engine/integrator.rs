@@ -150,9 +150,9 @@ pub struct Rk4Scratch {
 impl Rk4Scratch {
     pub fn new(nq: usize, nv: usize) -> Self {
         Rk4Scratch {
-            x: vec![vec![0.0; nq + nv]; 4],
-            f: vec![vec![0.0; nv]; 4],
-            dx: vec![0.0; 2 * nv],
+            x: vec![crate::data::zeros::<f64>(nq + nv); 4],
+            f: vec![crate::data::zeros::<f64>(nv); 4],
+            dx: crate::data::zeros::<f64>(2 * nv),
         }
     }
 }

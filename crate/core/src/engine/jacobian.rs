@@ -187,12 +187,12 @@ pub struct JacScratch {
 impl JacScratch {
     pub fn new(nv: usize) -> Self {
         JacScratch {
-            chain: vec![0; nv.max(1)],
-            jac1: vec![0.0; 3 * nv.max(1)],
-            jac2: vec![0.0; 3 * nv.max(1)],
-            jacdif: vec![0.0; 3 * nv.max(1)],
-            dense0: vec![0.0; nv],
-            dense1: vec![0.0; nv],
+            chain: crate::data::zeros(nv.max(1)),
+            jac1: crate::data::zeros::<f64>(3 * nv.max(1)),
+            jac2: crate::data::zeros::<f64>(3 * nv.max(1)),
+            jacdif: crate::data::zeros::<f64>(3 * nv.max(1)),
+            dense0: crate::data::zeros::<f64>(nv),
+            dense1: crate::data::zeros::<f64>(nv),
         }
     }
 }

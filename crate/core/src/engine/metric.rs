@@ -98,15 +98,15 @@ impl MetricState {
             active: false,
             has_diag: false,
             any_flex: false,
-            efm_diag: vec![0.0; nv],
-            efm_ck: vec![0.0; nv],
-            efm_c: vec![0.0; nv],
+            efm_diag: crate::data::zeros::<f64>(nv),
+            efm_ck: crate::data::zeros::<f64>(nv),
+            efm_c: crate::data::zeros::<f64>(nv),
             act_k: joint_actuator_terms(m, |k, _| k),
             act_b: joint_actuator_terms(m, |_, b| b),
             flex_on: vec![false; m.nflex],
-            flex_scale: vec![0.0; m.nflex],
-            blocks: vec![0.0; 9 * nslot],
-            block_dof: vec![0; nslot],
+            flex_scale: crate::data::zeros::<f64>(m.nflex),
+            blocks: crate::data::zeros::<f64>(9 * nslot),
+            block_dof: crate::data::zeros(nslot),
             nblock: 0,
             csr: super::flexcsr::FlexCsr::new(
                 m,
@@ -120,13 +120,13 @@ impl MetricState {
             con_val: Vec::with_capacity(64 * 12),
             iterations: 0,
             residual: 0.0,
-            r: vec![0.0; nv],
-            z: vec![0.0; nv],
-            p: vec![0.0; nv],
-            ap: vec![0.0; nv],
-            rhs: vec![0.0; nv],
-            gw: vec![0.0; 3 * maxv],
-            gr: vec![0.0; 3 * maxv],
+            r: crate::data::zeros::<f64>(nv),
+            z: crate::data::zeros::<f64>(nv),
+            p: crate::data::zeros::<f64>(nv),
+            ap: crate::data::zeros::<f64>(nv),
+            rhs: crate::data::zeros::<f64>(nv),
+            gw: crate::data::zeros::<f64>(3 * maxv),
+            gr: crate::data::zeros::<f64>(3 * maxv),
             slot: vec![-1; m.nbody],
         }
     }
@@ -170,7 +170,7 @@ fn diag_stiff(m: &Model, d: &Data, act_k: &[f64], ck: &mut [f64]) -> bool {
 /// damping)`, with stiffness `max(0, −bias1)·gear²` and damping `max(0, −bias2)·gear²` (only
 /// their PSD parts enter the metric).
 fn joint_actuator_terms(m: &Model, pick: impl Fn(f64, f64) -> f64) -> Vec<f64> {
-    let mut out = vec![0.0; m.nv];
+    let mut out = crate::data::zeros::<f64>(m.nv);
     for i in 0..m.nu {
         if m.actuator_trntype[i] != 0 || m.actuator_biastype[i] != 1 {
             continue;

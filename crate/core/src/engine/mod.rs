@@ -66,12 +66,12 @@ impl Scratch {
             .unwrap_or(0);
         Scratch {
             jac: jacobian::JacScratch::new(m.nv),
-            nodebuf: vec![0.0; 3 * maxnode],
+            nodebuf: crate::data::zeros::<f64>(3 * maxnode),
             vertcols: flex::VertCols::new(m),
-            cacc: vec![0.0; 6 * m.nbody],
-            cfrc: vec![0.0; 6 * m.nbody],
-            qfrc_tmp: vec![0.0; m.nv],
-            qacc_tmp: vec![0.0; m.nv],
+            cacc: crate::data::zeros::<f64>(6 * m.nbody),
+            cfrc: crate::data::zeros::<f64>(6 * m.nbody),
+            qfrc_tmp: crate::data::zeros::<f64>(m.nv),
+            qacc_tmp: crate::data::zeros::<f64>(m.nv),
             rk: integrator::Rk4Scratch::new(m.nq, m.nv),
             metric: metric::MetricState::new(m),
             solver: slot::Slot::new(solver::SolverScratch::new(m, maxefc)),

@@ -65,7 +65,7 @@ impl SolverScratch {
     /// Buffers for model `m` with room for `maxefc` constraint rows.
     pub fn new(m: &Model, maxefc: usize) -> Self {
         let nv = m.nv;
-        let z = |n: usize| vec![0.0; n];
+        let z = |n: usize| crate::data::zeros::<f64>(n);
         SolverScratch {
             // capacity for the metric's diagonal, so filling it never allocates in the step
             metric_diag: Vec::with_capacity(nv),
@@ -97,7 +97,7 @@ impl SolverScratch {
             all_dofs: (0..nv).collect(),
             all_rows: (0..maxefc).collect(),
             quad: z(3 * maxefc),
-            oldstate: vec![0; maxefc],
+            oldstate: crate::data::zeros(maxefc),
             graddif: z(nv),
             mgraddif: z(nv),
             jt: JacT {

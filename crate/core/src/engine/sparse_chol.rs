@@ -386,7 +386,7 @@ mod tests {
     /// A random sparse SPD matrix `BᵀB + εI` (dense storage): B has `rows` random sparse rows,
     /// like constraint Jacobian rows, so A has the fill structure of `Jᵀ·J`.
     fn random_spd(rng: &mut Rng, n: usize, rows: usize, per_row: usize, eps: f64) -> Vec<f64> {
-        let mut a = vec![0.0; n * n];
+        let mut a = crate::data::zeros::<f64>(n * n);
         for i in 0..n {
             a[i * n + i] = eps;
         }
@@ -410,7 +410,7 @@ mod tests {
 
     /// Dense Cholesky `A = G·Gᵀ` and a solve with it: the reference.
     fn dense_solve(a: &[f64], n: usize, b: &[f64]) -> Vec<f64> {
-        let mut g = vec![0.0; n * n];
+        let mut g = crate::data::zeros::<f64>(n * n);
         for i in 0..n {
             for j in 0..=i {
                 let mut s = a[i * n + j];
@@ -458,7 +458,7 @@ mod tests {
     /// Factors `a` (analyzed by `analyze_dense`), giving half of each value on the pattern and
     /// adding the other half through `fill`, so both ways in are exercised.
     fn factor_dense(f: &mut SparseLdl, a: &[f64], n: usize) {
-        let mut lower = vec![0.0; f.pattern_len()];
+        let mut lower = crate::data::zeros::<f64>(f.pattern_len());
         let mut seen = vec![false; n * n];
         for k in 0..n {
             for p in f.ap[k]..f.ap[k + 1] {
@@ -482,14 +482,14 @@ mod tests {
     /// `L·D·Lᵀ` rebuilt densely from the factor.
     fn product(f: &SparseLdl) -> Vec<f64> {
         let n = f.n;
-        let mut l = vec![0.0; n * n];
+        let mut l = crate::data::zeros::<f64>(n * n);
         for j in 0..n {
             l[j * n + j] = 1.0;
             for p in f.lp[j]..f.lp[j + 1] {
                 l[f.li[p] as usize * n + j] = f.lx[p];
             }
         }
-        let mut out = vec![0.0; n * n];
+        let mut out = crate::data::zeros::<f64>(n * n);
         for i in 0..n {
             for j in 0..n {
                 out[i * n + j] = (0..n).map(|k| l[i * n + k] * f.d[k] * l[j * n + k]).sum();
@@ -549,7 +549,7 @@ mod tests {
                 rows.push((idx, val));
             }
             let dense = |inc: &dyn Fn(usize) -> bool| {
-                let mut a = vec![0.0; n * n];
+                let mut a = crate::data::zeros::<f64>(n * n);
                 for i in 0..n {
                     a[i * n + i] = 0.5 + rng_free(i);
                 }
@@ -637,7 +637,7 @@ mod tests {
         // an arrowhead whose hub is numbered last (MuJoCo's elimination order for a root dof
         // shared by many leaves) fills nothing
         let n = 8;
-        let mut a = vec![0.0; n * n];
+        let mut a = crate::data::zeros::<f64>(n * n);
         for i in 0..n {
             a[i * n + i] = 4.0;
             a[i * n + n - 1] = 1.0;

@@ -273,7 +273,7 @@ impl CollisionScratch {
             sap: Vec::with_capacity(maxelem),
             sap_box: vec![[0.0; 4]; maxelem],
             selected: vec![false; maxcon],
-            min_dist: vec![0.0; maxcon],
+            min_dist: crate::data::zeros::<f64>(maxcon),
             bvh_box: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
         }
