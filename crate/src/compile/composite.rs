@@ -27,11 +27,11 @@ pub enum CompositeType {
 /// parameter s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CurveShape {
-    /// `s`: size[0]·s
+    /// `s`: `size[0]·s`
     Line,
-    /// `cos(s)`: size[1]·cos(π·size[2]·s)
+    /// `cos(s)`: `size[1]·cos(π·size[2]·s)`
     Cos,
-    /// `sin(s)`: size[1]·sin(π·size[2]·s)
+    /// `sin(s)`: `size[1]·sin(π·size[2]·s)`
     Sin,
     /// `0`
     Zero,

@@ -1,5 +1,5 @@
 //! Judging a student's committed answer against what the engine measured, with feedback
-//! that explains the physics. The measured value comes from [`super::measure`], so the
+//! that explains the physics. The measured value comes from [`mod@super::measure`], so the
 //! verdict is the simulation's, never a number stored in the lesson.
 
 use super::bundle::{Exercise, ExerciseKind, Expect, Text};

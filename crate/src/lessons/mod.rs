@@ -1,7 +1,7 @@
 //! Lessons as data: a lesson folder (Markdown text, MJCF scenes, declarative exercises) is read
 //! into a [`Bundle`], its scenes are prepared with parameter values ([`params`]), its measured
-//! checks are run headlessly ([`measure`]) and a student's answer is judged against the
-//! measurement ([`judge`]). The same code runs in `flexlab lessons check` and, through
+//! checks are run headlessly ([`mod@measure`]) and a student's answer is judged against the
+//! measurement ([`mod@judge`]). The same code runs in `flexlab lessons check` and, through
 //! `crate::wasm`, in the browser, so the validator and the player can never disagree.
 //!
 //! Every failure is a [`Diag`] naming the lesson file and line; nothing here panics on bad

@@ -2,14 +2,19 @@
 //! (`engine_metric.c`): built at the position stage, shifted at the velocity stage, and used to
 //! solve `M̃·a = f − h·K·v` for the smooth acceleration with a preconditioned CG.
 //!
-//! Flex stiffness is applied matrix-free (gather → local Hessian → scatter), as MuJoCo does for
-//! general attachments. The preconditioner is MuJoCo's: the factored 3×3 diagonal blocks of
-//! `M + K` for the slide triples of simple flexes, and the backbone `M + diag(efm_diag)` on every
-//! other dof. The PCG stops at MuJoCo's relative residual, so both engines agree to
-//! `opt.tolerance` whatever the preconditioner's details.
+//! The stiffness of simple flexes is applied as an assembled block matrix ([`FlexCsr`]), that of
+//! other flexes matrix-free (gather → local Hessian → scatter), as MuJoCo does for general
+//! attachments. The preconditioner is MuJoCo's: the 3×3 diagonal blocks of `M + K` for the slide
+//! triples of simple flexes (inverted once per step from their Cholesky factors), and the
+//! backbone `M + diag(efm_diag)` on every other dof. The PCG stops at MuJoCo's relative
+//! residual, so both engines agree to `opt.tolerance` whatever the preconditioner's rounding.
+//!
+//! [`FlexCsr`]: super::flexcsr::FlexCsr
 
 use super::elastic::{flex_hessian, hessian_mul, VertJac};
 use super::inertia::{factor_i, mul_m, solve_ld};
+use super::lanes::F64x2;
+use super::solver::dot_mj_slices as dot;
 use super::Scratch;
 use crate::data::{Data, Warning};
 use crate::flexkind::{
@@ -17,10 +22,6 @@ use crate::flexkind::{
 };
 use crate::math::MINVAL;
 use crate::model::{disable, Integrator, Model};
-use std::ops::{Add, Div, Mul, Sub};
-
-use super::lanes::F64x2;
-use super::solver::dot_mj_slices as dot;
 
 /// Per-step metric state (MuJoCo's `efm_*` arena objects), sized once per model.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +50,8 @@ pub struct MetricState {
     pub csr: super::flexcsr::FlexCsr,
     /// `−h` per flex, the scale of the velocity shift.
     neg_h: Vec<f64>,
-    /// Cholesky factors of the covered 3×3 blocks (`efm_L`), 9 per block.
+    /// Inverses of the covered 3×3 blocks, from their Cholesky factors (MuJoCo's `efm_L`),
+    /// 9 per block, rows 0 and 1 of each column side by side, then row 2.
     pub blocks: Vec<f64>,
     /// First dof of each covered triple (`efm_dofid`).
     pub block_dof: Vec<usize>,
@@ -393,7 +395,9 @@ fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
     }
     super::interp::add_diagonal_blocks(m, &s.interp, &ms.slot, &mut ms.blocks);
     for k in 0..nb {
-        chol3_factor(&mut ms.blocks[9 * k..9 * k + 9]);
+        let blk = &mut ms.blocks[9 * k..9 * k + 9];
+        chol3_factor(blk);
+        chol3_invert(blk);
     }
     nb
 }
@@ -418,14 +422,39 @@ fn chol3_factor(a: &mut [f64]) {
     }
 }
 
-/// `(L·Lᵀ)⁻¹·b` for one factored 3×3 block given by its lower entries
-/// `[l0, l3, l4, l6, l7, l8]` (row-major indices): one formula for `f64` and for two blocks in
-/// the lanes of [`F64x2`].
+/// Replaces a factored block (lower `L`) by `(L·Lᵀ)⁻¹` in the order [`apply_inverse`] reads:
+/// `[i00,i10, i01,i11, i02,i12, i20,i21,i22]` (rows 0 and 1 of each column in two lanes).
+///
+/// The preconditioner runs tens of times per step, and the triangular solves it replaces are
+/// chains of six dependent divisions per block; the product with the inverse has no chain. Its
+/// columns are MuJoCo's `mju_cholSolve` of the unit vectors, so the preconditioner differs from
+/// the solve by rounding only (the PCG and CG stop at MuJoCo's tolerances either way).
+fn chol3_invert(a: &mut [f64]) {
+    let l = CHOL3_LOWER.map(|q| a[q]);
+    let cols = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].map(|e| chol3_formula(l, e));
+    for c in 0..3 {
+        a[2 * c] = cols[c][0];
+        a[2 * c + 1] = cols[c][1];
+        a[6 + c] = cols[c][2];
+    }
+}
+
+/// `x = B⁻¹·b` for one inverted block (see [`chol3_invert`]).
 #[inline(always)]
-fn chol3_formula<T>(l: [T; 6], b: [T; 3]) -> [T; 3]
-where
-    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
-{
+fn apply_inverse(v: &[f64], b: &[f64], x: &mut [f64]) {
+    let (b0, b1, b2) = (b[0], b[1], b[2]);
+    let r01 = F64x2::load(&v[0..2]) * F64x2::splat(b0)
+        + F64x2::load(&v[2..4]) * F64x2::splat(b1)
+        + F64x2::load(&v[4..6]) * F64x2::splat(b2);
+    let [r0, r1] = r01.lanes();
+    x[0] = r0;
+    x[1] = r1;
+    x[2] = v[6] * b0 + v[7] * b1 + v[8] * b2;
+}
+
+/// `(L·Lᵀ)⁻¹·b` for one factored 3×3 block given by its lower entries
+/// `[l0, l3, l4, l6, l7, l8]` (row-major indices), in `mju_cholSolve`'s order.
+fn chol3_formula(l: [f64; 6], b: [f64; 3]) -> [f64; 3] {
     let [l0, l3, l4, l6, l7, l8] = l;
     let r0 = b[0] / l0;
     let r1 = (b[1] - l3 * r0) / l4;
@@ -638,7 +667,7 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
     super::interp::mul_add(m, d, &mut s.interp, res, vec);
 }
 
-/// The preconditioner (`effBlockApply`): block solves on covered triples, the backbone on the
+/// The preconditioner (`effBlockApply`): inverted blocks on covered triples, the backbone on the
 /// rest (covered entries zeroed first, which keeps the operator symmetric).
 pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f64]) {
     let nv = m.nv;
@@ -660,26 +689,10 @@ pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f
     chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
 }
 
-/// `x = (L·Lᵀ)⁻¹·b` on every block, two at a time: the solves are chains of divisions, and one
-/// two-lane division costs what one scalar division does.
+/// `x = B⁻¹·b` on every block, with the inverted blocks of [`chol3_invert`].
 fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]) {
-    let mut pairs = block_dof.chunks_exact(2);
-    for (k, pair) in (&mut pairs).enumerate() {
-        let (i, j) = (pair[0], pair[1]);
-        let (l, m) = (
-            &blocks[18 * k..18 * k + 9],
-            &blocks[18 * k + 9..18 * k + 18],
-        );
-        let lanes = CHOL3_LOWER.map(|a| F64x2::new(l[a], m[a]));
-        let rhs = [0, 1, 2].map(|r| F64x2::new(b[i + r], b[j + r]));
-        let [[a0, b0], [a1, b1], [a2, b2]] = chol3_formula(lanes, rhs).map(F64x2::lanes);
-        x[i..i + 3].copy_from_slice(&[a0, a1, a2]);
-        x[j..j + 3].copy_from_slice(&[b0, b1, b2]);
-    }
-    if let [i] = *pairs.remainder() {
-        let l = &blocks[9 * (block_dof.len() - 1)..];
-        let r = chol3_formula(CHOL3_LOWER.map(|a| l[a]), [b[i], b[i + 1], b[i + 2]]);
-        x[i..i + 3].copy_from_slice(&r);
+    for (&i, v) in block_dof.iter().zip(blocks.chunks_exact(9)) {
+        apply_inverse(v, &b[i..i + 3], &mut x[i..i + 3]);
     }
 }
 

@@ -595,7 +595,7 @@ impl Hessian {
     }
 
     /// `out = H⁻¹·b` on one island's dofs (increasing): H is block diagonal over islands, so
-    /// this is [`Hessian::solve`] restricted to the island's block, at its cost.
+    /// this is the whole solve restricted to the island's block, at its cost.
     pub fn solve_island(&mut self, b: &[f64], out: &mut [f64], dofs: &[usize]) {
         let n = b.len();
         self.x.resize(n, 0.0);
