@@ -189,10 +189,28 @@ impl VertJac {
 /// The positions of an element's `NV` vertices (`x` 3 per vertex of the flex).
 #[inline(always)]
 fn elem_points<const NV: usize>(x: &[f64], vert: &[i32; NV]) -> [[f64; 3]; NV] {
-    vert.map(|v| {
-        let o = 3 * v as usize;
-        [x[o], x[o + 1], x[o + 2]]
-    })
+    triples(x, &vert_offsets(vert))
+}
+
+/// `3·v` for each of an element's vertices. (Loops rather than `array::map`, which the
+/// browser build left as a call per element.)
+#[inline(always)]
+fn vert_offsets<const NV: usize>(vert: &[i32; NV]) -> [usize; NV] {
+    let mut o = [0; NV];
+    for (o, &v) in o.iter_mut().zip(vert) {
+        *o = 3 * v as usize;
+    }
+    o
+}
+
+/// The 3-vectors of `x` at offsets `o`.
+#[inline(always)]
+fn triples<const NV: usize>(x: &[f64], o: &[usize; NV]) -> [[f64; 3]; NV] {
+    let mut p = [[0.0; 3]; NV];
+    for (p, &o) in p.iter_mut().zip(o) {
+        *p = [x[o], x[o + 1], x[o + 2]];
+    }
+    p
 }
 
 /// The element's edge vectors `x_i − x_j` over its `NE` local edges ([`STRETCH_EDGES`]).
@@ -342,7 +360,7 @@ impl StretchElems<'_> {
         for e in 0..self.nelem {
             let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
             let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
-            let o = vert.map(|v| 3 * v as usize);
+            let o = vert_offsets(vert);
             edge_vectors::<NV, NE>(&mut ev, &elem_points(self.x, vert));
             elongation::<NE>(&mut el, ee, self.length, self.rest);
             let kk = &self.k[self.stride * e..self.stride * e + self.stride];
@@ -401,7 +419,7 @@ fn apply_tension<const NV: usize, const NE: usize>(
     ev: &[[f64; 3]; 6],
     volume: Option<(&[[f64; 3]; 4], f64)>,
 ) {
-    let mut fv = o.map(|o| [force[o], force[o + 1], force[o + 2]]);
+    let mut fv = triples(force, o);
     for a in 0..NE {
         let [v0, v1] = edges[a];
         for c in 0..3 {
@@ -568,10 +586,7 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
         }
         let bb = &b[17 * e..17 * e + 17];
         let xs = [x0, p(1), p(2), p(3)];
-        let vs = v.map(|v| {
-            let o = 3 * v as usize;
-            [vv[o], vv[o + 1], vv[o + 2]]
-        });
+        let vs = elem_points(&vv, &v);
         for (i, row) in bb[..16].chunks_exact(4).enumerate() {
             let vi = 3 * v[i] as usize;
             if spring {
@@ -711,7 +726,7 @@ fn hessian_elems<const NV: usize, const NE: usize>(
             if snh {
                 super::snh::projected_block(&mut block, &proj, i, j);
             } else {
-                stiffness_block(&mut block, &metric, &t, &ev, dim, i, j, 1.0);
+                stiffness_block::<NE>(&mut block, &metric, &t, &ev, i, j, 1.0);
             }
             for q in 0..9 {
                 es.edge_hessian[9 * (ea + id) + q] += block[q];
@@ -752,19 +767,21 @@ pub fn hessian_mul(
     }
 }
 
-/// The world 3×3 block of the StVK Hessian between element vertices i and j.
-pub fn stiffness_block(
+/// The world 3×3 block of the StVK Hessian between element vertices i and j, for elements of
+/// `NE` edges (3: triangles, 6: tetrahedra). The edge count is a constant so that the loops
+/// unroll and the edge signs fold: the Hessian assembly runs this for every edge of every
+/// element, every step.
+#[inline(always)]
+fn stiffness_block<const NE: usize>(
     block: &mut [f64; 9],
     metric: &[f64; 36],
     t: &[f64; 6],
     ev: &[[f64; 3]; 6],
-    dim: usize,
     i: usize,
     j: usize,
     scale: f64,
 ) {
-    let ne = if dim == 2 { 3 } else { 6 };
-    let edges = &STRETCH_EDGES[dim - 2];
+    let edges = &STRETCH_EDGES[if NE == 3 { 0 } else { 1 }];
     *block = [0.0; 9];
     let sign = |v: usize, e: usize| -> f64 {
         if v == edges[e][0] {
@@ -775,17 +792,17 @@ pub fn stiffness_block(
             0.0
         }
     };
-    for a in 0..ne {
+    for a in 0..NE {
         let sa = sign(i, a);
         if sa == 0.0 {
             continue;
         }
-        for b in 0..ne {
+        for b in 0..NE {
             let sb = sign(j, b);
             if sb == 0.0 {
                 continue;
             }
-            let w = 2.0 * scale * metric[ne * a + b] * sa * sb;
+            let w = 2.0 * scale * metric[NE * a + b] * sa * sb;
             for r in 0..3 {
                 for c in 0..3 {
                     block[3 * r + c] += w * ev[a][r] * ev[b][c];
@@ -794,7 +811,7 @@ pub fn stiffness_block(
         }
     }
     let mut geo = 0.0;
-    for a in 0..ne {
+    for a in 0..NE {
         let sa = sign(i, a);
         let sb = sign(j, a);
         if sa == 0.0 || sb == 0.0 {
