@@ -100,9 +100,14 @@ impl SolverScratch {
             oldstate: crate::data::zeros(maxefc),
             graddif: z(nv),
             mgraddif: z(nv),
-            jt: JacT {
-                ptr: Vec::with_capacity(nv + 2),
-                entry: Vec::with_capacity(constraint::max_nnz(m, maxefc)),
+            jt: {
+                let nnz = constraint::max_nnz(m, maxefc);
+                JacT {
+                    ptr: Vec::with_capacity(nv + 2),
+                    entry: Vec::with_capacity(nnz),
+                    row: Vec::with_capacity(nnz),
+                    val: Vec::with_capacity(nnz),
+                }
             },
         }
     }
@@ -843,36 +848,40 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 
 /// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it (all
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
-fn mul_jac_t_part(d: &Data, jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
+fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
     // most dofs of a large island touch no row: their sum is 0 without the call
-    let dof_t = |e: &[(usize, usize)]| {
-        if e.is_empty() {
+    let dof_t = |a: usize, b: usize| {
+        if a == b {
             0.0
         } else {
-            sum_avx(e.len(), |t| d.a.efc_J[e[t].1] * f[e[t].0])
+            let (val, row) = (&jt.val[a..b], &jt.row[a..b]);
+            sum_avx(val.len(), |t| val[t] * f[row[t] as usize])
         }
     };
     match dof_range(dofs) {
         Some(r) => {
             let ptr = &jt.ptr[r.start..=r.end];
             for (o, p) in out[r].iter_mut().zip(ptr.windows(2)) {
-                *o = dof_t(&jt.entry[p[0]..p[1]]);
+                *o = dof_t(p[0], p[1]);
             }
         }
         None => {
             for &i in dofs {
-                out[i] = dof_t(&jt.entry[jt.ptr[i]..jt.ptr[i + 1]]);
+                out[i] = dof_t(jt.ptr[i], jt.ptr[i + 1]);
             }
         }
     }
 }
 
-/// The rows' Jacobian by columns: per dof, `(row, index in efc_J)` of its entries, rows
-/// ascending (MuJoCo's `JT`).
+/// The rows' Jacobian by columns (MuJoCo's `JT`): dof `i` has entries `ptr[i]..ptr[i + 1]`,
+/// rows ascending, each its row and its value (a copy of `efc_J`, so that the products
+/// read it in order).
 #[derive(Debug, Clone, Default)]
 struct JacT {
     ptr: Vec<usize>,
     entry: Vec<(usize, usize)>,
+    row: Vec<u32>,
+    val: Vec<f64>,
 }
 
 impl JacT {
@@ -891,6 +900,11 @@ impl JacT {
             col,
             (0, 0),
         );
+        self.row.clear();
+        self.row.extend(self.entry.iter().map(|&(r, _)| r as u32));
+        self.val.clear();
+        self.val
+            .extend(self.entry.iter().map(|&(_, k)| d.a.efc_J[k]));
     }
 }
 
@@ -1264,7 +1278,7 @@ fn primal_part(
 /// Row forces and states from `w.jar` on `rows`, and `w.qfrc = Jᵀ·force` on `dofs`.
 fn part_update(d: &mut Data, w: &mut SolverScratch, rows: &[usize], dofs: &[usize], cone: bool) {
     constraint::update_rows(d, &w.jar, rows, cone);
-    mul_jac_t_part(d, &w.jt, &mut w.qfrc, &d.a.efc_force, dofs);
+    mul_jac_t_part(&w.jt, &mut w.qfrc, &d.a.efc_force, dofs);
 }
 
 /// `w.mgrad = M⁻¹·w.grad` on `dofs`; with the flex metric, its block preconditioner over every
