@@ -361,7 +361,7 @@ impl StretchElems<'_> {
             let vert: &[i32; NV] = self.elem[NV * e..NV * (e + 1)].try_into().unwrap();
             let ee: &[i32; NE] = self.eelem[NE * e..NE * (e + 1)].try_into().unwrap();
             let o = vert_offsets(vert);
-            edge_vectors::<NV, NE>(&mut ev, &elem_points(self.x, vert));
+            edge_vectors::<NV, NE>(&mut ev, &triples(self.x, &o));
             elongation::<NE>(&mut el, ee, self.length, self.rest);
             let kk = &self.k[self.stride * e..self.stride * e + self.stride];
             packed_tension::<NE>(&mut t, kk, &pack, &el);
@@ -569,14 +569,10 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
         if v[3] == -1 {
             continue;
         }
-        let p = |i: usize| -> [f64; 3] {
-            let o = 3 * v[i] as usize;
-            [x[o], x[o + 1], x[o + 2]]
-        };
-        let x0 = p(0);
-        let ed0 = crate::math::sub3(&p(1), &x0);
-        let ed1 = crate::math::sub3(&p(2), &x0);
-        let ed2 = crate::math::sub3(&p(3), &x0);
+        let xs = elem_points(x, &v);
+        let ed0 = crate::math::sub3(&xs[1], &xs[0]);
+        let ed1 = crate::math::sub3(&xs[2], &xs[0]);
+        let ed2 = crate::math::sub3(&xs[3], &xs[0]);
         let mut frc = [[0.0; 3]; 4];
         frc[1] = crate::math::cross(&ed1, &ed2);
         frc[2] = crate::math::cross(&ed2, &ed0);
@@ -585,7 +581,6 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
             frc[0][k] = -(frc[1][k] + frc[2][k] + frc[3][k]);
         }
         let bb = &b[17 * e..17 * e + 17];
-        let xs = [x0, p(1), p(2), p(3)];
         let vs = elem_points(&vv, &v);
         for (i, row) in bb[..16].chunks_exact(4).enumerate() {
             let vi = 3 * v[i] as usize;
@@ -726,7 +721,7 @@ fn hessian_elems<const NV: usize, const NE: usize>(
             if snh {
                 super::snh::projected_block(&mut block, &proj, i, j);
             } else {
-                stiffness_block::<NE>(&mut block, &metric, &t, &ev, i, j, 1.0);
+                stiffness_block::<NE>(&mut block, &metric, &t, &ev, i, j);
             }
             for q in 0..9 {
                 es.edge_hessian[9 * (ea + id) + q] += block[q];
@@ -779,7 +774,6 @@ fn stiffness_block<const NE: usize>(
     ev: &[[f64; 3]; 6],
     i: usize,
     j: usize,
-    scale: f64,
 ) {
     let edges = &STRETCH_EDGES[if NE == 3 { 0 } else { 1 }];
     *block = [0.0; 9];
@@ -802,7 +796,7 @@ fn stiffness_block<const NE: usize>(
             if sb == 0.0 {
                 continue;
             }
-            let w = 2.0 * scale * metric[NE * a + b] * sa * sb;
+            let w = 2.0 * metric[NE * a + b] * sa * sb;
             for r in 0..3 {
                 for c in 0..3 {
                     block[3 * r + c] += w * ev[a][r] * ev[b][c];
@@ -819,7 +813,6 @@ fn stiffness_block<const NE: usize>(
         }
         geo += t[a] * sa * sb;
     }
-    geo *= scale;
     block[0] += geo;
     block[4] += geo;
     block[8] += geo;
@@ -858,20 +851,16 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
             if v[3] == -1 {
                 continue;
             }
-            let p = |i: usize| -> [f64; 3] {
-                let o = 3 * v[i] as usize;
-                [x[o], x[o + 1], x[o + 2]]
-            };
+            let p = elem_points(x, &v);
             let bb = &b[17 * e..17 * e + 17];
             for i in 0..4 {
                 for j in 0..4 {
-                    energy += 0.5 * bb[4 * i + j] * crate::math::dot3(&p(i), &p(j));
+                    energy += 0.5 * bb[4 * i + j] * crate::math::dot3(&p[i], &p[j]);
                 }
             }
-            let x0 = p(0);
-            let e0 = crate::math::sub3(&p(1), &x0);
-            let e1 = crate::math::sub3(&p(2), &x0);
-            let e2 = crate::math::sub3(&p(3), &x0);
+            let e0 = crate::math::sub3(&p[1], &p[0]);
+            let e1 = crate::math::sub3(&p[2], &p[0]);
+            let e2 = crate::math::sub3(&p[3], &p[0]);
             energy += bb[16] * crate::math::dot3(&e0, &crate::math::cross(&e1, &e2));
         }
     }

@@ -67,6 +67,24 @@ pub struct FlexCsr {
 /// Position in the stored order of row-major entry `q` of a general block.
 const STORED: [usize; 9] = [0, 2, 4, 1, 3, 5, 6, 7, 8];
 
+/// Writes the row-major 3×3 `w` into `dst` (9 values) in the stored order of general blocks,
+/// which [`stored_block_mul`] reads.
+pub(super) fn store_block(dst: &mut [f64], w: &[f64; 9]) {
+    for (q, &x) in w.iter().enumerate() {
+        dst[STORED[q]] = x;
+    }
+}
+
+/// `B·x` for one block `v` in the stored order: rows 0 and 1 in the two lanes, row 2 beside.
+#[inline(always)]
+pub(super) fn stored_block_mul(v: &[f64], x: [f64; 3]) -> (F64x2, f64) {
+    let [x0, x1, x2] = x;
+    let r01 = F64x2::load(&v[0..2]) * F64x2::splat(x0)
+        + F64x2::load(&v[2..4]) * F64x2::splat(x1)
+        + F64x2::load(&v[4..6]) * F64x2::splat(x2);
+    (r01, v[6] * x0 + v[7] * x1 + v[8] * x2)
+}
+
 const NONE: u32 = u32::MAX;
 
 impl FlexCsr {
@@ -371,13 +389,9 @@ impl FlexCsr {
             let blocks = self.full_val[9 * lo..9 * hi].chunks_exact(9);
             for (&c, v) in self.full_dof[lo..hi].iter().zip(blocks) {
                 let c = c as usize;
-                let x = &vec[c..c + 3];
-                let (x0, x1, x2) = (x[0], x[1], x[2]);
-                r01 = r01
-                    + (F64x2::load(&v[0..2]) * F64x2::splat(x0)
-                        + F64x2::load(&v[2..4]) * F64x2::splat(x1)
-                        + F64x2::load(&v[4..6]) * F64x2::splat(x2));
-                r2 += v[6] * x0 + v[7] * x1 + v[8] * x2;
+                let (b01, b2) = stored_block_mul(v, [vec[c], vec[c + 1], vec[c + 2]]);
+                r01 = r01 + b01;
+                r2 += b2;
             }
             let [mut r0, mut r1] = r01.lanes();
             let (lo, hi) = (self.scalar_row[s] as usize, self.scalar_row[s + 1] as usize);

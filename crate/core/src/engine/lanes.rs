@@ -1,8 +1,8 @@
 //! Two `f64` lanes that the browser runs as one wasm `simd128` register. Kernels that repeat one
-//! small computation over independent items (3×3 block solves, block products, dot products)
-//! run two items or rows at once with it. Every lane operation is the IEEE operation of the
-//! scalar code it replaces (no fused multiply-add), so results are bit-identical to the scalar
-//! kernel on every target.
+//! small computation over independent items (3×3 block products, dot products) run two items or
+//! rows at once with it. Every lane operation is the IEEE operation of the scalar code it
+//! replaces (no fused multiply-add), so results are bit-identical to the scalar kernel on every
+//! target.
 
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -43,9 +43,9 @@ mod imp {
     }
 }
 
-// Natively a pair of plain `f64` operations, which the compiler vectorises where it sees fit
-// (the block solves' divisions stay scalar: `perf annotate` shows `divsd`). The browser is
-// where the lanes are meant to pay; SSE2 intrinsics would need `unsafe` for the native bench.
+// Natively a pair of plain `f64` operations, which the compiler vectorises where it sees fit.
+// The browser is where the lanes are meant to pay; SSE2 intrinsics would need `unsafe` for the
+// native bench.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 mod imp {
     pub type Reg = [f64; 2];

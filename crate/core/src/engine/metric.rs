@@ -12,8 +12,8 @@
 //! [`FlexCsr`]: super::flexcsr::FlexCsr
 
 use super::elastic::{flex_hessian, hessian_mul, VertJac};
+use super::flexcsr::{store_block, stored_block_mul};
 use super::inertia::{factor_i, mul_m, solve_ld};
-use super::lanes::F64x2;
 use super::solver::dot_mj_slices as dot;
 use super::Scratch;
 use crate::data::{Data, Warning};
@@ -51,7 +51,7 @@ pub struct MetricState {
     /// `−h` per flex, the scale of the velocity shift.
     neg_h: Vec<f64>,
     /// Inverses of the covered 3×3 blocks, from their Cholesky factors (MuJoCo's `efm_L`),
-    /// 9 per block, rows 0 and 1 of each column side by side, then row 2.
+    /// 9 per block in the stored order of the flex stiffness blocks.
     pub blocks: Vec<f64>,
     /// First dof of each covered triple (`efm_dofid`).
     pub block_dof: Vec<usize>,
@@ -422,34 +422,28 @@ fn chol3_factor(a: &mut [f64]) {
     }
 }
 
-/// Replaces a factored block (lower `L`) by `(L·Lᵀ)⁻¹` in the order [`apply_inverse`] reads:
-/// `[i00,i10, i01,i11, i02,i12, i20,i21,i22]` (rows 0 and 1 of each column in two lanes).
+/// Replaces a factored block (lower `L`) by `(L·Lᵀ)⁻¹`, stored as the flex stiffness blocks
+/// are ([`store_block`]), so that one kernel multiplies both.
 ///
 /// The preconditioner runs tens of times per step, and the triangular solves it replaces are
 /// chains of six dependent divisions per block; the product with the inverse has no chain. Its
 /// columns are MuJoCo's `mju_cholSolve` of the unit vectors, so the preconditioner differs from
 /// the solve by rounding only (the PCG and CG stop at MuJoCo's tolerances either way).
 fn chol3_invert(a: &mut [f64]) {
-    let l = CHOL3_LOWER.map(|q| a[q]);
-    let cols = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].map(|e| chol3_formula(l, e));
-    for c in 0..3 {
-        a[2 * c] = cols[c][0];
-        a[2 * c + 1] = cols[c][1];
-        a[6 + c] = cols[c][2];
+    let mut l = [0.0; 6];
+    for (l, &q) in l.iter_mut().zip(&CHOL3_LOWER) {
+        *l = a[q];
     }
-}
-
-/// `x = B⁻¹·b` for one inverted block (see [`chol3_invert`]).
-#[inline(always)]
-fn apply_inverse(v: &[f64], b: &[f64], x: &mut [f64]) {
-    let (b0, b1, b2) = (b[0], b[1], b[2]);
-    let r01 = F64x2::load(&v[0..2]) * F64x2::splat(b0)
-        + F64x2::load(&v[2..4]) * F64x2::splat(b1)
-        + F64x2::load(&v[4..6]) * F64x2::splat(b2);
-    let [r0, r1] = r01.lanes();
-    x[0] = r0;
-    x[1] = r1;
-    x[2] = v[6] * b0 + v[7] * b1 + v[8] * b2;
+    let mut inv = [0.0; 9];
+    for c in 0..3 {
+        let mut e = [0.0; 3];
+        e[c] = 1.0;
+        let col = chol3_formula(l, e);
+        for r in 0..3 {
+            inv[3 * r + c] = col[r];
+        }
+    }
+    store_block(a, &inv);
 }
 
 /// `(L·Lᵀ)⁻¹·b` for one factored 3×3 block given by its lower entries
@@ -692,7 +686,9 @@ pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f
 /// `x = B⁻¹·b` on every block, with the inverted blocks of [`chol3_invert`].
 fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]) {
     for (&i, v) in block_dof.iter().zip(blocks.chunks_exact(9)) {
-        apply_inverse(v, &b[i..i + 3], &mut x[i..i + 3]);
+        let (r01, r2) = stored_block_mul(v, [b[i], b[i + 1], b[i + 2]]);
+        let [r0, r1] = r01.lanes();
+        x[i..i + 3].copy_from_slice(&[r0, r1, r2]);
     }
 }
 

@@ -100,14 +100,9 @@ impl SolverScratch {
             oldstate: crate::data::zeros(maxefc),
             graddif: z(nv),
             mgraddif: z(nv),
-            jt: {
-                let nnz = constraint::max_nnz(m, maxefc);
-                JacT {
-                    ptr: Vec::with_capacity(nv + 2),
-                    entry: Vec::with_capacity(nnz),
-                    row: Vec::with_capacity(nnz),
-                    val: Vec::with_capacity(nnz),
-                }
+            jt: JacT {
+                ptr: Vec::with_capacity(nv + 2),
+                entry: Vec::with_capacity(constraint::max_nnz(m, maxefc)),
             },
         }
     }
@@ -850,24 +845,23 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
 fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
     // most dofs of a large island touch no row: their sum is 0 without the call
-    let dof_t = |a: usize, b: usize| {
-        if a == b {
+    let dof_t = |e: &[(u32, f64)]| {
+        if e.is_empty() {
             0.0
         } else {
-            let (val, row) = (&jt.val[a..b], &jt.row[a..b]);
-            sum_avx(val.len(), |t| val[t] * f[row[t] as usize])
+            sum_avx(e.len(), |t| e[t].1 * f[e[t].0 as usize])
         }
     };
     match dof_range(dofs) {
         Some(r) => {
             let ptr = &jt.ptr[r.start..=r.end];
             for (o, p) in out[r].iter_mut().zip(ptr.windows(2)) {
-                *o = dof_t(p[0], p[1]);
+                *o = dof_t(&jt.entry[p[0]..p[1]]);
             }
         }
         None => {
             for &i in dofs {
-                out[i] = dof_t(jt.ptr[i], jt.ptr[i + 1]);
+                out[i] = dof_t(&jt.entry[jt.ptr[i]..jt.ptr[i + 1]]);
             }
         }
     }
@@ -879,9 +873,7 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
 #[derive(Debug, Clone, Default)]
 struct JacT {
     ptr: Vec<usize>,
-    entry: Vec<(usize, usize)>,
-    row: Vec<u32>,
-    val: Vec<f64>,
+    entry: Vec<(u32, f64)>,
 }
 
 impl JacT {
@@ -890,7 +882,8 @@ impl JacT {
             let adr = d.a.efc_J_rowadr[r] as usize;
             adr..adr + d.a.efc_J_rownnz[r] as usize
         };
-        let col = |r: usize, k: usize| Some((d.a.efc_J_colind[k] as usize, (r, k)));
+        let col =
+            |r: usize, k: usize| Some((d.a.efc_J_colind[k] as usize, (r as u32, d.a.efc_J[k])));
         bucket(
             nv,
             &mut self.ptr,
@@ -898,13 +891,8 @@ impl JacT {
             d.nefc,
             rows,
             col,
-            (0, 0),
+            (0, 0.0),
         );
-        self.row.clear();
-        self.row.extend(self.entry.iter().map(|&(r, _)| r as u32));
-        self.val.clear();
-        self.val
-            .extend(self.entry.iter().map(|&(_, k)| d.a.efc_J[k]));
     }
 }
 
