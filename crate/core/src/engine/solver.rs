@@ -100,9 +100,14 @@ impl SolverScratch {
             oldstate: crate::data::zeros(maxefc),
             graddif: z(nv),
             mgraddif: z(nv),
-            jt: JacT {
-                ptr: Vec::with_capacity(nv + 2),
-                entry: Vec::with_capacity(constraint::max_nnz(m, maxefc)),
+            jt: {
+                let nnz = constraint::max_nnz(m, maxefc);
+                JacT {
+                    ptr: Vec::with_capacity(nv + 2),
+                    entry: Vec::with_capacity(nnz),
+                    row: Vec::with_capacity(nnz),
+                    val: Vec::with_capacity(nnz),
+                }
             },
         }
     }
@@ -845,23 +850,24 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
 fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
     // most dofs of a large island touch no row: their sum is 0 without the call
-    let dof_t = |e: &[(u32, f64)]| {
-        if e.is_empty() {
+    let dof_t = |a: usize, b: usize| {
+        if a == b {
             0.0
         } else {
-            sum_avx(e.len(), |t| e[t].1 * f[e[t].0 as usize])
+            let (row, val) = (&jt.row[a..b], &jt.val[a..b]);
+            sum_avx(val.len(), |t| val[t] * f[row[t] as usize])
         }
     };
     match dof_range(dofs) {
         Some(r) => {
             let ptr = &jt.ptr[r.start..=r.end];
             for (o, p) in out[r].iter_mut().zip(ptr.windows(2)) {
-                *o = dof_t(&jt.entry[p[0]..p[1]]);
+                *o = dof_t(p[0], p[1]);
             }
         }
         None => {
             for &i in dofs {
-                out[i] = dof_t(&jt.entry[jt.ptr[i]..jt.ptr[i + 1]]);
+                out[i] = dof_t(jt.ptr[i], jt.ptr[i + 1]);
             }
         }
     }
@@ -870,10 +876,18 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
 /// The rows' Jacobian by columns (MuJoCo's `JT`): dof `i` has entries `ptr[i]..ptr[i + 1]`,
 /// rows ascending, each its row and its value (a copy of `efc_J`, so that the products
 /// read it in order).
+///
+/// Rows and values are read from two arrays: with the `(row, value)` pairs the products read
+/// directly, the browser build spent about twice as long in them (wasm profile of
+/// trilinear_box_drop, `scripts/bench/wasm-profile.sh`: `sum_avx` 10–13% of the step against
+/// 4–9%, over runs of each).
 #[derive(Debug, Clone, Default)]
 struct JacT {
     ptr: Vec<usize>,
+    /// The bucketed `(row, value)` pairs, split into `row` and `val`.
     entry: Vec<(u32, f64)>,
+    row: Vec<u32>,
+    val: Vec<f64>,
 }
 
 impl JacT {
@@ -893,6 +907,10 @@ impl JacT {
             col,
             (0, 0.0),
         );
+        self.row.clear();
+        self.row.extend(self.entry.iter().map(|e| e.0));
+        self.val.clear();
+        self.val.extend(self.entry.iter().map(|e| e.1));
     }
 }
 
