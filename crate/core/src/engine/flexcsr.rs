@@ -376,8 +376,14 @@ impl FlexCsr {
     }
 
     /// `res += scale(flex)·K·vec` over all slots; `scale` per flex. Rows 0 and 1 of each
-    /// slot run in the two lanes of [`F64x2`], row 2 beside them.
+    /// slot run in the two lanes of [`F64x2`], row 2 beside them; the identity-multiple blocks
+    /// add to the lanes after the general ones, each lane in the order of a scalar sum.
     pub fn mul_add(&self, res: &mut [f64], vec: &[f64], scale: &[f64]) {
+        // one bounds check per block for its three entries of `vec`
+        let triple = |c: u32| -> &[f64; 3] {
+            let c = c as usize;
+            vec[c..c + 3].try_into().unwrap()
+        };
         for s in 0..self.nslot() {
             let sc = scale[self.slot_flex[s]];
             if sc == 0.0 {
@@ -388,20 +394,17 @@ impl FlexCsr {
             let (lo, hi) = (self.full_row[s] as usize, self.full_row[s + 1] as usize);
             let blocks = self.full_val[9 * lo..9 * hi].chunks_exact(9);
             for (&c, v) in self.full_dof[lo..hi].iter().zip(blocks) {
-                let c = c as usize;
-                let (b01, b2) = stored_block_mul(v, [vec[c], vec[c + 1], vec[c + 2]]);
+                let (b01, b2) = stored_block_mul(v, *triple(c));
                 r01 = r01 + b01;
                 r2 += b2;
             }
-            let [mut r0, mut r1] = r01.lanes();
             let (lo, hi) = (self.scalar_row[s] as usize, self.scalar_row[s + 1] as usize);
             for (&c, &a) in self.scalar_dof[lo..hi].iter().zip(&self.scalar_val[lo..hi]) {
-                let c = c as usize;
-                let x = &vec[c..c + 3];
-                r0 += a * x[0];
-                r1 += a * x[1];
+                let x = triple(c);
+                r01 = r01 + F64x2::splat(a) * F64x2::load(&x[..2]);
                 r2 += a * x[2];
             }
+            let [r0, r1] = r01.lanes();
             let d = self.slot_dof[s];
             res[d] += sc * r0;
             res[d + 1] += sc * r1;

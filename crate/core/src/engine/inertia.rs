@@ -137,28 +137,42 @@ pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
 /// kept here on purpose: with the other one, flex_on_hinge's metric PCG moved from 2.1e-16 to
 /// 8.9e-16 m of MuJoCo 3.15.0 (`cargo test --release --test reference_traces -- --nocapture`).
 pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
-    let rows = || {
-        m.M_rowadr[..m.nv]
-            .iter()
-            .zip(&m.M_rownnz[..m.nv])
-            .map(|(&adr, &n)| {
-                let (adr, n) = (adr as usize, n as usize);
-                (&mm[adr..adr + n], &m.M_colind[adr..adr + n])
-            })
-    };
-    // diagonal and lower part of row i
-    for (r, (vals, cols)) in res[..m.nv].iter_mut().zip(rows()) {
+    // diagonal and lower part of row i; a run of simple dofs (diagonal-only rows, their
+    // entries consecutive) as one element-wise product, the same `0 + M·x` per row
+    let mut i = 0;
+    while i < m.nv {
+        let n = m.dof_simplenum[i] as usize;
+        let adr = m.M_rowadr[i] as usize;
+        if n > 0 {
+            let (r, x) = (&mut res[i..i + n], &vec[i..i + n]);
+            for ((r, &x), &v) in r.iter_mut().zip(x).zip(&mm[adr..adr + n]) {
+                *r = 0.0 + v * x;
+            }
+            i += n;
+            continue;
+        }
+        let k = adr..adr + m.M_rownnz[i] as usize;
         let mut s = 0.0;
-        for (&v, &j) in vals.iter().zip(cols) {
+        for (&v, &j) in mm[k.clone()].iter().zip(&m.M_colind[k]) {
             s += v * vec[j as usize];
         }
-        *r = s;
+        res[i] = s;
+        i += 1;
     }
     // the upper part, by the transposed lower entries (the diagonal is each row's last)
-    for (&x, (vals, cols)) in vec[..m.nv].iter().zip(rows()) {
-        let n = vals.len() - 1;
-        for (&v, &j) in vals[..n].iter().zip(&cols[..n]) {
+    let mut i = 0;
+    while i < m.nv {
+        let n = m.dof_simplenum[i] as usize;
+        if n > 0 {
+            i += n;
+            continue;
+        }
+        let adr = m.M_rowadr[i] as usize;
+        let k = adr..adr + m.M_rownnz[i] as usize - 1;
+        let x = vec[i];
+        for (&v, &j) in mm[k.clone()].iter().zip(&m.M_colind[k]) {
             res[j as usize] += v * x;
         }
+        i += 1;
     }
 }

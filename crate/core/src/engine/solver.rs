@@ -773,22 +773,47 @@ fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
 fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
     // no clearing: `dofs` increase, so row i writes `out[i]` before any later row (a descendant)
     // adds to it
-    for &i in dofs {
-        let adr = m.M_rowadr[i] as usize;
-        let n = m.M_rownnz[i] as usize;
-        let (vals, diag) = mm[adr..adr + n].split_at(n - 1);
-        let cols = &m.M_colind[adr..adr + n - 1];
-        let xi = x[i];
-        // row i's sum in a register: its columns j are below the diagonal, so `out[j]` is
-        // never `out[i]`
-        let mut oi = diag[0] * xi;
-        for (&v, &j) in vals.iter().zip(cols).rev() {
-            let j = j as usize;
-            oi += v * x[j];
-            out[j] += v * xi;
+    if let Some(r) = dof_range(dofs) {
+        // contiguous dofs (a flex's vertices, say): runs of simple dofs are diagonal products
+        let mut i = r.start;
+        while i < r.end {
+            let n = (m.dof_simplenum[i] as usize).min(r.end - i);
+            if n == 0 {
+                mul_m_row(m, mm, x, out, i);
+                i += 1;
+                continue;
+            }
+            let adr = m.M_rowadr[i] as usize;
+            let (o, xs) = (&mut out[i..i + n], &x[i..i + n]);
+            for ((o, &x), &v) in o.iter_mut().zip(xs).zip(&mm[adr..adr + n]) {
+                *o = v * x;
+            }
+            i += n;
         }
-        out[i] = oi;
+        return;
     }
+    for &i in dofs {
+        mul_m_row(m, mm, x, out, i);
+    }
+}
+
+/// Row `i` of [`mul_m_part`]: `out[i]`, and its transposed entries added to its ancestors.
+#[inline(always)]
+fn mul_m_row(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], i: usize) {
+    let adr = m.M_rowadr[i] as usize;
+    let n = m.M_rownnz[i] as usize;
+    let (vals, diag) = mm[adr..adr + n].split_at(n - 1);
+    let cols = &m.M_colind[adr..adr + n - 1];
+    let xi = x[i];
+    // row i's sum in a register: its columns j are below the diagonal, so `out[j]` is
+    // never `out[i]`
+    let mut oi = diag[0] * xi;
+    for (&v, &j) in vals.iter().zip(cols).rev() {
+        let j = j as usize;
+        oi += v * x[j];
+        out[j] += v * xi;
+    }
+    out[i] = oi;
 }
 
 /// `out = M̃·x` on the dofs `dofs`: [`mul_m_part`], plus the discrete metric's diagonal `diag`

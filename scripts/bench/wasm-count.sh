@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Counts the machine instructions of a step of the browser build, for changes too small for the
+# wall clock of this shared machine (its steps/s vary ±10% and more between runs): the wasm
+# engine as the lab builds it (cargo profile wasm, simd128), run by Node under valgrind with
+# every function compiled once by V8's optimising compiler (no baseline tier, no tier-up), so
+# the count repeats to a few parts in a million. Prints instructions per step: a run of
+# WARMUP+STEPS steps less a run that only loads the model, over WARMUP+STEPS.
+#   bash scripts/bench/wasm-count.sh MODEL.xml [STEPS] [WARMUP] [INCLUDE,...]
+# Needs valgrind (Debian: apt-get install valgrind). Compare two trees by running it in each.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+command -v valgrind >/dev/null || { echo "wasm-count: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+model=$1 steps=${2:-20} warmup=${3:-100} inc=${4:-}
+out=target/wasm-count
+cargo build --profile wasm --lib --target wasm32-unknown-unknown -p flexlab >&2
+wasm-bindgen --target web --out-dir "$out" target/wasm32-unknown-unknown/wasm/flexlab.wasm
+count() {
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --smc-check=all-non-file \
+    node --single-threaded --no-liftoff --no-wasm-tier-up \
+    scripts/bench/wasm-profile.mjs step "$out" "$model" "$1" "$2" "$inc" 2>&1 >/dev/null |
+    sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+full=$(count "$steps" "$warmup")
+load=$(count 0 0)
+echo "$(basename "$model"): $(( (full - load) / (steps + warmup) )) instructions per step (wasm, mean of $warmup warm-up + $steps steps)"
