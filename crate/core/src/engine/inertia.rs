@@ -137,42 +137,75 @@ pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
 /// kept here on purpose: with the other one, flex_on_hinge's metric PCG moved from 2.1e-16 to
 /// 8.9e-16 m of MuJoCo 3.15.0 (`cargo test --release --test reference_traces -- --nocapture`).
 pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
-    // diagonal and lower part of row i; a run of simple dofs (diagonal-only rows, their
-    // entries consecutive) as one element-wise product, the same `0 + M·x` per row
-    let mut i = 0;
-    while i < m.nv {
-        let n = m.dof_simplenum[i] as usize;
-        let adr = m.M_rowadr[i] as usize;
-        if n > 0 {
-            let (r, x) = (&mut res[i..i + n], &vec[i..i + n]);
-            for ((r, &x), &v) in r.iter_mut().zip(x).zip(&mm[adr..adr + n]) {
-                *r = 0.0 + v * x;
+    // diagonal and lower part of row i (a simple run: the same `0 + M·x` per row)
+    for r in m_rows(m, 0..m.nv) {
+        match r {
+            MRows::Simple { dofs, adr } => {
+                let vals = &mm[adr..adr + dofs.len()];
+                let (r, x) = (&mut res[dofs.clone()], &vec[dofs]);
+                for ((r, &x), &v) in r.iter_mut().zip(x).zip(vals) {
+                    *r = 0.0 + v * x;
+                }
             }
-            i += n;
-            continue;
+            MRows::Row { dof, entries } => {
+                let mut s = 0.0;
+                for (&v, &j) in mm[entries.clone()].iter().zip(&m.M_colind[entries]) {
+                    s += v * vec[j as usize];
+                }
+                res[dof] = s;
+            }
         }
-        let k = adr..adr + m.M_rownnz[i] as usize;
-        let mut s = 0.0;
-        for (&v, &j) in mm[k.clone()].iter().zip(&m.M_colind[k]) {
-            s += v * vec[j as usize];
-        }
-        res[i] = s;
-        i += 1;
     }
     // the upper part, by the transposed lower entries (the diagonal is each row's last)
-    let mut i = 0;
-    while i < m.nv {
-        let n = m.dof_simplenum[i] as usize;
-        if n > 0 {
-            i += n;
-            continue;
+    for r in m_rows(m, 0..m.nv) {
+        if let MRows::Row { dof, entries } = r {
+            let lower = entries.start..entries.end - 1;
+            let x = vec[dof];
+            for (&v, &j) in mm[lower.clone()].iter().zip(&m.M_colind[lower]) {
+                res[j as usize] += v * x;
+            }
+        }
+    }
+}
+
+/// Rows of `M`, as [`m_rows`] walks them.
+pub(super) enum MRows {
+    /// A run of simple dofs: rows holding only their diagonal, stored consecutively from
+    /// `adr`, so a product does them as one element-wise loop (a flex's vertex dofs are one
+    /// run).
+    Simple {
+        dofs: std::ops::Range<usize>,
+        adr: usize,
+    },
+    /// Any other row: dof `dof`, its ancestors' entries then its diagonal at `entries` in `M`.
+    Row {
+        dof: usize,
+        entries: std::ops::Range<usize>,
+    },
+}
+
+/// The rows of `M` for the dofs `dofs`, in order, with runs of simple dofs grouped.
+#[inline(always)]
+pub(super) fn m_rows(m: &Model, dofs: std::ops::Range<usize>) -> impl Iterator<Item = MRows> + '_ {
+    let mut i = dofs.start;
+    std::iter::from_fn(move || {
+        if i >= dofs.end {
+            return None;
         }
         let adr = m.M_rowadr[i] as usize;
-        let k = adr..adr + m.M_rownnz[i] as usize - 1;
-        let x = vec[i];
-        for (&v, &j) in mm[k.clone()].iter().zip(&m.M_colind[k]) {
-            res[j as usize] += v * x;
-        }
-        i += 1;
-    }
+        let n = (m.dof_simplenum[i] as usize).min(dofs.end - i);
+        let r = if n > 0 {
+            MRows::Simple {
+                dofs: i..i + n,
+                adr,
+            }
+        } else {
+            MRows::Row {
+                dof: i,
+                entries: adr..adr + m.M_rownnz[i] as usize,
+            }
+        };
+        i += n.max(1);
+        Some(r)
+    })
 }

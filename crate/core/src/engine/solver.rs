@@ -772,24 +772,22 @@ fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratc
 /// `out = M·x` on the dofs `dofs` (whole kinematic trees, so M's rows stay inside them), in
 /// `mju_mulSymVecSparse`'s order.
 fn mul_m_part(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], dofs: &[usize]) {
+    use super::inertia::MRows;
     // no clearing: `dofs` increase, so row i writes `out[i]` before any later row (a descendant)
     // adds to it
     if let Some(r) = dof_range(dofs) {
         // contiguous dofs (a flex's vertices, say): runs of simple dofs are diagonal products
-        let mut i = r.start;
-        while i < r.end {
-            let n = (m.dof_simplenum[i] as usize).min(r.end - i);
-            if n == 0 {
-                mul_m_row(m, mm, x, out, i);
-                i += 1;
-                continue;
+        for rows in super::inertia::m_rows(m, r) {
+            match rows {
+                MRows::Simple { dofs, adr } => {
+                    let vals = &mm[adr..adr + dofs.len()];
+                    let (o, xs) = (&mut out[dofs.clone()], &x[dofs]);
+                    for ((o, &x), &v) in o.iter_mut().zip(xs).zip(vals) {
+                        *o = v * x;
+                    }
+                }
+                MRows::Row { dof, .. } => mul_m_row(m, mm, x, out, dof),
             }
-            let adr = m.M_rowadr[i] as usize;
-            let (o, xs) = (&mut out[i..i + n], &x[i..i + n]);
-            for ((o, &x), &v) in o.iter_mut().zip(xs).zip(&mm[adr..adr + n]) {
-                *o = v * x;
-            }
-            i += n;
         }
         return;
     }
@@ -876,8 +874,9 @@ fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
 /// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
 ///
 /// Only the dofs that some row touches ([`JacT::used`]) are written: the others' sums are 0,
-/// which `out` must already hold there (the solve zeroes it before its first product). On a
-/// draped cloth, 3 dofs in 20 touch a contact.
+/// which `out` must already hold there (the solve zeroes it before its first product). On the
+/// bench's draped 30×30 cloth, its 50 contacts touch 377 of the 2700 dofs on average (450 at
+/// most).
 fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
     let dof_t = |i: usize| {
         let (a, b) = (jt.ptr[i], jt.ptr[i + 1]);
