@@ -1248,8 +1248,11 @@ fn primal_part(
     }
     let mut iter = 0;
     while !done && iter < m.opt.iterations as usize {
+        // |search|, for the line search's tolerance and (unchanged until the next direction)
+        // Hager–Zhang's restart test
+        let snorm = dot_part(&w.search, &w.search, dofs).sqrt();
         let (alpha, ls_improvement) =
-            primal_search(m, d, w, dofs, rows, scale, metric.as_deref_mut());
+            primal_search(m, d, w, dofs, rows, scale, snorm, metric.as_deref_mut());
         if alpha == 0.0 {
             break;
         }
@@ -1276,7 +1279,8 @@ fn primal_part(
             part_prec(m, d, w, dofs, metric.as_deref_mut());
         }
         let improvement = scale * ls_improvement;
-        let gradient = scale * dot_part(&w.grad, &w.grad, dofs).sqrt();
+        let g_norm = dot_part(&w.grad, &w.grad, dofs).sqrt();
+        let gradient = scale * g_norm;
         let decrement = if newton {
             (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0)
         } else {
@@ -1306,9 +1310,7 @@ fn primal_part(
                     let y_mgrad = dot_part(&w.graddif, &w.mgrad, dofs);
                     let d_grad = dot_part(&w.search, &w.grad, dofs);
                     let beta_hz = (y_mgrad - 2.0 * (y_my / d_dot_y) * d_grad) / d_dot_y;
-                    let d_norm = dot_part(&w.search, &w.search, dofs).sqrt();
-                    let g_norm = dot_part(&w.grad, &w.grad, dofs).sqrt();
-                    let eta_k = -1.0 / (d_norm * g_norm.min(0.01)).max(MINVAL);
+                    let eta_k = -1.0 / (snorm * g_norm.min(0.01)).max(MINVAL);
                     eta_k.max(beta_hz)
                 }
             };
@@ -1357,7 +1359,9 @@ struct LsPoint {
 
 /// MuJoCo's exact line search along `w.search` (`PrimalSearch`): one Newton step on the
 /// piecewise-quadratic cost, then a one-sided search and a bracketed one, each point judged by
-/// the scaled slope tolerance. Fills `w.mv`, `w.jv`; returns the step and the cost decrease.
+/// the scaled slope tolerance; `snorm` is `|w.search|`. Fills `w.mv`, `w.jv`; returns the step
+/// and the cost decrease.
+#[allow(clippy::too_many_arguments)]
 fn primal_search(
     m: &Model,
     d: &Data,
@@ -1365,9 +1369,9 @@ fn primal_search(
     dofs: &[usize],
     rows: &[usize],
     scale: f64,
+    snorm: f64,
     metric: Option<&mut Scratch>,
 ) -> (f64, f64) {
-    let snorm = dot_part(&w.search, &w.search, dofs).sqrt();
     if snorm < MINVAL {
         return (0.0, 0.0);
     }
