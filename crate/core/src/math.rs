@@ -402,7 +402,14 @@ pub fn mul_inert_vec(i: &[f64], v: &[f64]) -> [f64; 6] {
 /// vector (indexing coordinate by coordinate checks each).
 #[inline(always)]
 pub fn get_n<const N: usize>(a: &[f64], i: usize) -> [f64; N] {
-    *a[N * i..].first_chunk::<N>().unwrap()
+    get_at(a, N * i)
+}
+
+/// The `N` values of `a` from offset `at` (a dof address, say), with one bounds check (see
+/// [`get_n`]).
+#[inline(always)]
+pub fn get_at<const N: usize>(a: &[f64], at: usize) -> [f64; N] {
+    a[at..at + N].try_into().unwrap()
 }
 
 /// Writes `v` as vector `i` of `a` read as consecutive `N`-vectors (see [`get_n`]).

@@ -208,7 +208,7 @@ fn vert_offsets<const NV: usize>(vert: &[i32; NV]) -> [usize; NV] {
 fn triples<const NV: usize>(x: &[f64], o: &[usize; NV]) -> [[f64; 3]; NV] {
     let mut p = [[0.0; 3]; NV];
     for (p, &o) in p.iter_mut().zip(o) {
-        *p = [x[o], x[o + 1], x[o + 2]];
+        *p = crate::math::get_at(x, o);
     }
     p
 }

@@ -8,6 +8,7 @@
 use super::lanes::F64x2;
 use crate::data::Data;
 use crate::flexkind::flex_simple;
+use crate::math::get_at;
 use crate::model::Model;
 
 /// Block-sparse stiffness over the slide triples of simple flexes.
@@ -379,11 +380,6 @@ impl FlexCsr {
     /// slot run in the two lanes of [`F64x2`], row 2 beside them; the identity-multiple blocks
     /// add to the lanes after the general ones, each lane in the order of a scalar sum.
     pub fn mul_add(&self, res: &mut [f64], vec: &[f64], scale: &[f64]) {
-        // one bounds check per block for its three entries of `vec`
-        let triple = |c: u32| -> &[f64; 3] {
-            let c = c as usize;
-            vec[c..c + 3].try_into().unwrap()
-        };
         for s in 0..self.nslot() {
             let sc = scale[self.slot_flex[s]];
             if sc == 0.0 {
@@ -394,13 +390,13 @@ impl FlexCsr {
             let (lo, hi) = (self.full_row[s] as usize, self.full_row[s + 1] as usize);
             let blocks = self.full_val[9 * lo..9 * hi].chunks_exact(9);
             for (&c, v) in self.full_dof[lo..hi].iter().zip(blocks) {
-                let (b01, b2) = stored_block_mul(v, *triple(c));
+                let (b01, b2) = stored_block_mul(v, get_at(vec, c as usize));
                 r01 = r01 + b01;
                 r2 += b2;
             }
             let (lo, hi) = (self.scalar_row[s] as usize, self.scalar_row[s + 1] as usize);
             for (&c, &a) in self.scalar_dof[lo..hi].iter().zip(&self.scalar_val[lo..hi]) {
-                let x = triple(c);
+                let x: [f64; 3] = get_at(vec, c as usize);
                 r01 = r01 + F64x2::splat(a) * F64x2::load(&x[..2]);
                 r2 += a * x[2];
             }

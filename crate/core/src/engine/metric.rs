@@ -686,8 +686,7 @@ pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f
 /// `x = B⁻¹·b` on every block, with the inverted blocks of [`chol3_invert`].
 fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]) {
     for (&i, v) in block_dof.iter().zip(blocks.chunks_exact(9)) {
-        let bi: &[f64; 3] = b[i..i + 3].try_into().unwrap();
-        let (r01, r2) = stored_block_mul(v, *bi);
+        let (r01, r2) = stored_block_mul(v, crate::math::get_at(b, i));
         let [r0, r1] = r01.lanes();
         x[i..i + 3].copy_from_slice(&[r0, r1, r2]);
     }
