@@ -390,6 +390,10 @@ impl StretchElems<'_> {
     }
 }
 
+/// Entries of a packed 6 × 6 edge metric (its upper triangle); a triangle's 3 × 3 metric
+/// uses the first 6 and every element's block holds at least these.
+const PACKED: usize = 21;
+
 /// `t = metric · s` with the metric read from its packed upper triangle `kk` ([`tension`]).
 #[inline(always)]
 fn packed_tension<const NE: usize>(
@@ -398,6 +402,9 @@ fn packed_tension<const NE: usize>(
     pack: &[[usize; NE]; NE],
     s: &[f64; 6],
 ) {
+    // as an array, the metric's constant-index reads need no bounds checks (one per
+    // multiply-add before)
+    let kk: &[f64; PACKED] = kk[..PACKED].try_into().unwrap();
     for a in 0..NE {
         let mut v = 0.0;
         for b in 0..NE {

@@ -391,8 +391,20 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
                 let n2 = m.body_dofnum[b2] as usize;
                 let (s1, s2) = if b1 < b2 { (0, n1) } else { (n2, 0) };
                 let row = &mut d.a.flexedge_J;
-                edge_row_simple(vc, &mut row[adr + s1..adr + s1 + n1], v1, true, &vec);
-                edge_row_simple(vc, &mut row[adr + s2..adr + s2 + n2], v2, false, &vec);
+                if n1 == 3 && n2 == 3 {
+                    // three slides each, the usual vertex bodies: fixed-size, unrolled
+                    let r: &mut [f64; 6] = (&mut row[adr..adr + 6]).try_into().unwrap();
+                    let (r1, r2) = (
+                        edge_cols3(vc, v1, true, &vec),
+                        edge_cols3(vc, v2, false, &vec),
+                    );
+                    let (lo, hi) = if s1 == 0 { (r1, r2) } else { (r2, r1) };
+                    r[..3].copy_from_slice(&lo);
+                    r[3..].copy_from_slice(&hi);
+                } else {
+                    edge_row_simple(vc, &mut row[adr + s1..adr + s1 + n1], v1, true, &vec);
+                    edge_row_simple(vc, &mut row[adr + s2..adr + s2 + n2], v2, false, &vec);
+                }
                 n1 + n2
             } else {
                 let nv = jac_dif_pair(m, d, s, b1, b2, &p1, &p2, false);
@@ -458,6 +470,17 @@ fn edge_row_simple(vc: &VertCols, row: &mut [f64], v: usize, first: bool, vec: &
     }
 }
 
+/// [`edge_row_simple`] for a vertex whose body has three dofs.
+#[inline(always)]
+fn edge_cols3(vc: &VertCols, v: usize, first: bool, vec: &[f64; 3]) -> [f64; 3] {
+    let a = vc.adr[v];
+    let cols: &[[f64; 3]; 3] = vc.col[a..a + 3].try_into().unwrap();
+    cols.map(|c| {
+        let c = if first { [-c[0], -c[1], -c[2]] } else { c };
+        c[0] * vec[0] + c[1] * vec[1] + c[2] * vec[2]
+    })
+}
+
 /// `flexedge_velocity = flexedge_J · qvel` for vertex flexes.
 pub fn edge_velocity(m: &Model, d: &mut Data) {
     d.a.flexedge_velocity.fill(0.0);
@@ -469,11 +492,15 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
         for e in adr..adr + m.flex_edgenum[f] as usize {
             let ra = m.flexedge_J_rowadr[e] as usize;
             let n = m.flexedge_J_rownnz[e] as usize;
-            let v = super::inertia::dot_sparse(
+            let (row, cols) = (
                 &d.a.flexedge_J[ra..ra + n],
-                &d.a.qvel,
                 &m.flexedge_J_colind[ra..ra + n],
             );
+            // an edge between two vertex bodies of 3 slides each, the usual row, at a fixed length
+            let v = match (<&[f64; 6]>::try_from(row), <&[i32; 6]>::try_from(cols)) {
+                (Ok(row), Ok(cols)) => super::inertia::dot_sparse_n(row, &d.a.qvel, cols),
+                _ => super::inertia::dot_sparse(row, &d.a.qvel, cols),
+            };
             d.a.flexedge_velocity[e] = v;
         }
     }
