@@ -71,6 +71,13 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
 pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
     let nv = m.nv;
+    if nv > 0 && m.dof_simplenum[0] as usize >= nv {
+        // every dof simple (a model of vertex bodies only): M is diagonal, L is empty
+        for (x, &d) in x[..nv].iter_mut().zip(&diaginv[..nv]) {
+            *x *= d;
+        }
+        return;
+    }
     for i in (0..nv).rev() {
         if m.M_rownnz[i] == 1 {
             continue;

@@ -840,6 +840,15 @@ fn mul_mtilde_part(
 
 /// `x = M⁻¹·x` on the dofs `dofs` with the factor `qLD` (`mj_solveLD` on an island block).
 fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &[usize]) {
+    if let Some(r) = dof_range(dofs) {
+        if m.dof_simplenum[r.start] as usize >= r.len() {
+            // one run of simple dofs (a flex's vertices): M is diagonal there, L is empty
+            for (x, &d) in x[r.clone()].iter_mut().zip(&diaginv[r]) {
+                *x *= d;
+            }
+            return;
+        }
+    }
     for &i in dofs.iter().rev() {
         let n = m.M_rownnz[i] as usize;
         let xi = x[i];
