@@ -245,7 +245,9 @@ mod tests {
 
     /// The fixed-length form sums in `dot_sparse`'s order: the same bits at every tail length.
     fn same_as_dot_sparse<const N: usize>() {
-        let x: Vec<f64> = (0..40).map(|i| ((i * 7919) % 97) as f64 / 13.0 - 3.1).collect();
+        let x: Vec<f64> = (0..40)
+            .map(|i| ((i * 7919) % 97) as f64 / 13.0 - 3.1)
+            .collect();
         let vals: [f64; N] = std::array::from_fn(|i| 1.0 / (i as f64 + 0.3) - 0.7);
         let ind: [i32; N] = std::array::from_fn(|i| ((i * 11 + 5) % 40) as i32);
         let a = dot_sparse_n(&vals, &x, &ind);

@@ -890,7 +890,7 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
     let dof_t = |i: usize| {
         let (a, b) = (jt.ptr[i], jt.ptr[i + 1]);
         let (row, val) = (&jt.row[a..b], &jt.val[a..b]);
-        sum_avx(val.len(), |t| val[t] * f[row[t] as usize])
+        dot_sparse_avx(val, f, row)
     };
     match dof_range(dofs) {
         Some(r) => {
@@ -1110,10 +1110,54 @@ pub(super) fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
     res
 }
 
-/// Sparse dot product `Σ vals[t]·x[ind[t]]` in `mju_dotSparse_avx`'s order.
+/// Sparse dot product `Σ vals[t]·x[ind[t]]` in `mju_dotSparse_avx`'s order ([`sum_avx`]).
+/// Walks `vals` and `ind` in blocks of four, so only the reads of `x` are bounds-checked
+/// (through `sum_avx`'s closure each block cost twelve checks).
 #[inline]
-fn dot_sparse_avx(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
-    sum_avx(vals.len(), |t| vals[t] * x[ind[t] as usize])
+fn dot_sparse_avx<I: SparseIndex>(vals: &[f64], x: &[f64], ind: &[I]) -> f64 {
+    let n = vals.len().min(ind.len());
+    let (vals, ind) = (&vals[..n], &ind[..n]);
+    let term = |v: f64, i: I| v * x[i.at()];
+    let (vb, ib) = (vals.chunks_exact(4), ind.chunks_exact(4));
+    let (vtail, itail) = (vb.remainder(), ib.remainder());
+    let mut res = 0.0;
+    let mut blocks = vb.zip(ib);
+    if let Some((v, i)) = blocks.next() {
+        let mut r = [0.0; 4];
+        for k in 0..4 {
+            r[k] = term(v[k], i[k]);
+        }
+        for (v, i) in blocks {
+            for k in 0..4 {
+                r[k] += term(v[k], i[k]);
+            }
+        }
+        res = (r[0] + r[2]) + (r[1] + r[3]);
+    }
+    for (&v, &i) in vtail.iter().zip(itail) {
+        res += term(v, i);
+    }
+    res
+}
+
+/// Column or row indices of the sparse layouts: MuJoCo's `int` (`i32`) or the solver's own
+/// transposed Jacobian's `u32`.
+trait SparseIndex: Copy {
+    fn at(self) -> usize;
+}
+
+impl SparseIndex for i32 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+}
+
+impl SparseIndex for u32 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
 }
 
 /// Rows of the contact or row that starts at `r`.
