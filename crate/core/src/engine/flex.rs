@@ -2,6 +2,7 @@
 //! from nodes), element boxes, edge lengths and the sparse edge Jacobian `flexedge_J`.
 
 use super::jacobian::{jac_dif_pair, point_col, JacScratch};
+use super::lanes::F64x2;
 use crate::data::Data;
 use crate::math::*;
 use crate::model::Model;
@@ -438,21 +439,29 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
 /// needs no per-coordinate bounds checks (on a trilinear box the boxes were a third of
 /// `flex`).
 fn elem_boxes<const N: usize>(elem: &[i32], xpos: &[f64], radius: f64, aabb: &mut [f64]) {
+    // x and y in two lanes, z in both lanes of another: the browser's min and max are then
+    // one instruction each (as scalar selects they became branches, which mispredict)
+    let point = |v: i32| {
+        let x: [f64; 3] = get_n(xpos, v as usize);
+        (F64x2::new(x[0], x[1]), F64x2::splat(x[2]))
+    };
+    let (half, r) = (F64x2::splat(0.5), F64x2::splat(radius));
     for (ev, out) in elem.chunks_exact(N).zip(aabb.chunks_exact_mut(6)) {
         let ev: &[i32; N] = ev.try_into().unwrap();
-        let mut lo: [f64; 3] = get_n(xpos, ev[0] as usize);
-        let mut hi = lo;
+        let (mut lo_xy, mut lo_z) = point(ev[0]);
+        let (mut hi_xy, mut hi_z) = (lo_xy, lo_z);
         for &v in &ev[1..] {
-            let x: [f64; 3] = get_n(xpos, v as usize);
-            for j in 0..3 {
-                lo[j] = crate::math::min(lo[j], x[j]);
-                hi[j] = crate::math::max(hi[j], x[j]);
-            }
+            let (xy, z) = point(v);
+            lo_xy = lo_xy.min(xy);
+            hi_xy = hi_xy.max(xy);
+            lo_z = lo_z.min(z);
+            hi_z = hi_z.max(z);
         }
-        for j in 0..3 {
-            out[j] = 0.5 * (hi[j] + lo[j]);
-            out[3 + j] = 0.5 * (hi[j] - lo[j]) + radius;
-        }
+        let (c_xy, c_z) = (half * (hi_xy + lo_xy), half * (hi_z + lo_z));
+        let (s_xy, s_z) = (half * (hi_xy - lo_xy) + r, half * (hi_z - lo_z) + r);
+        let ([cx, cy], [cz, _]) = (c_xy.lanes(), c_z.lanes());
+        let ([sx, sy], [sz, _]) = (s_xy.lanes(), s_z.lanes());
+        *<&mut [f64; 6]>::try_from(out).unwrap() = [cx, cy, cz, sx, sy, sz];
     }
 }
 
