@@ -115,11 +115,16 @@ fn flex_edge_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) 
             let fd = -b * a.flexedge_velocity[e];
             let ra = m.flexedge_J_rowadr[e] as usize;
             let rb = ra + m.flexedge_J_rownnz[e] as usize;
-            let cols = &m.flexedge_J_colind[ra..rb];
-            for (&jv, &c) in a.flexedge_J[ra..rb].iter().zip(cols) {
+            let (row, cols) = (&a.flexedge_J[ra..rb], &m.flexedge_J_colind[ra..rb]);
+            let mut add = |jv: f64, c: i32| {
                 let c = c as usize;
                 a.qfrc_spring[c] += jv * fs;
                 a.qfrc_damper[c] += jv * fd;
+            };
+            // the usual row (two vertex bodies of three slides) at a fixed length: unrolled
+            match (<&[f64; 6]>::try_from(row), <&[i32; 6]>::try_from(cols)) {
+                (Ok(row), Ok(cols)) => (0..6).for_each(|t| add(row[t], cols[t])),
+                _ => row.iter().zip(cols).for_each(|(&jv, &c)| add(jv, c)),
             }
         }
     }
