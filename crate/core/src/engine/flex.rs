@@ -490,6 +490,17 @@ fn edge_cols3(vc: &VertCols, v: usize, first: bool, vec: &[f64; 3]) -> [f64; 3] 
     })
 }
 
+/// An edge row of `flexedge_J` (values, columns) as fixed-size arrays when it has six entries,
+/// the usual row (an edge between two vertex bodies of three slides each), so the loops over
+/// it unroll and need no bounds checks on the row.
+#[inline(always)]
+pub(super) fn usual_edge_row<'a>(
+    row: &'a [f64],
+    cols: &'a [i32],
+) -> Option<(&'a [f64; 6], &'a [i32; 6])> {
+    Some((row.try_into().ok()?, cols.try_into().ok()?))
+}
+
 /// `flexedge_velocity = flexedge_J · qvel` for vertex flexes.
 pub fn edge_velocity(m: &Model, d: &mut Data) {
     d.a.flexedge_velocity.fill(0.0);
@@ -505,10 +516,9 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
                 &d.a.flexedge_J[ra..ra + n],
                 &m.flexedge_J_colind[ra..ra + n],
             );
-            // an edge between two vertex bodies of 3 slides each, the usual row, at a fixed length
-            let v = match (<&[f64; 6]>::try_from(row), <&[i32; 6]>::try_from(cols)) {
-                (Ok(row), Ok(cols)) => super::inertia::dot_sparse_n(row, &d.a.qvel, cols),
-                _ => super::inertia::dot_sparse(row, &d.a.qvel, cols),
+            let v = match usual_edge_row(row, cols) {
+                Some((row, cols)) => super::inertia::dot_sparse_n(row, &d.a.qvel, cols),
+                None => super::inertia::dot_sparse(row, &d.a.qvel, cols),
             };
             d.a.flexedge_velocity[e] = v;
         }

@@ -68,14 +68,29 @@ pub fn factor_m(m: &Model, d: &mut Data) {
     factor_i(m, &mut a.qLD, &mut a.qLDiagInv);
 }
 
+/// `x ← M⁻¹ x` on the dofs `dofs` when they are one run of simple dofs (every dof of a model of
+/// vertex bodies, a flex's vertices in an island): `M` is diagonal there and its factor's `L`
+/// empty, so the solve is one element-wise product instead of `mj_solveLD`'s three passes,
+/// which test every dof's row. Returns whether it applied (nothing is done otherwise).
+pub(super) fn solve_simple_run(
+    m: &Model,
+    diaginv: &[f64],
+    x: &mut [f64],
+    dofs: std::ops::Range<usize>,
+) -> bool {
+    if dofs.is_empty() || (m.dof_simplenum[dofs.start] as usize) < dofs.len() {
+        return false;
+    }
+    for (x, &d) in x[dofs.clone()].iter_mut().zip(&diaginv[dofs]) {
+        *x *= d;
+    }
+    true
+}
+
 /// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
 pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
     let nv = m.nv;
-    if nv > 0 && m.dof_simplenum[0] as usize >= nv {
-        // every dof simple (a model of vertex bodies only): M is diagonal, L is empty
-        for (x, &d) in x[..nv].iter_mut().zip(&diaginv[..nv]) {
-            *x *= d;
-        }
+    if solve_simple_run(m, diaginv, x, 0..nv) {
         return;
     }
     for i in (0..nv).rev() {

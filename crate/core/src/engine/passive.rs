@@ -121,10 +121,9 @@ fn flex_edge_spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) 
                 a.qfrc_spring[c] += jv * fs;
                 a.qfrc_damper[c] += jv * fd;
             };
-            // the usual row (two vertex bodies of three slides) at a fixed length: unrolled
-            match (<&[f64; 6]>::try_from(row), <&[i32; 6]>::try_from(cols)) {
-                (Ok(row), Ok(cols)) => (0..6).for_each(|t| add(row[t], cols[t])),
-                _ => row.iter().zip(cols).for_each(|(&jv, &c)| add(jv, c)),
+            match super::flex::usual_edge_row(row, cols) {
+                Some((row, cols)) => (0..6).for_each(|t| add(row[t], cols[t])),
+                None => row.iter().zip(cols).for_each(|(&jv, &c)| add(jv, c)),
             }
         }
     }

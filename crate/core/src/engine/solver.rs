@@ -11,7 +11,7 @@
 //! path keeps its own iteration and agrees with MuJoCo to `opt.tolerance`.
 
 use super::constraint::{self, kind, state};
-use super::inertia::{mul_m, solve_ld};
+use super::inertia::{mul_m, solve_ld, solve_simple_run};
 use super::island::{bucket, Islands as Island};
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
@@ -840,14 +840,8 @@ fn mul_mtilde_part(
 
 /// `x = M⁻¹·x` on the dofs `dofs` with the factor `qLD` (`mj_solveLD` on an island block).
 fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &[usize]) {
-    if let Some(r) = dof_range(dofs) {
-        if m.dof_simplenum[r.start] as usize >= r.len() {
-            // one run of simple dofs (a flex's vertices): M is diagonal there, L is empty
-            for (x, &d) in x[r.clone()].iter_mut().zip(&diaginv[r]) {
-                *x *= d;
-            }
-            return;
-        }
+    if dof_range(dofs).is_some_and(|r| solve_simple_run(m, diaginv, x, r)) {
+        return;
     }
     for &i in dofs.iter().rev() {
         let n = m.M_rownnz[i] as usize;
