@@ -68,6 +68,11 @@ pub fn factor_m(m: &Model, d: &mut Data) {
     factor_i(m, &mut a.qLD, &mut a.qLDiagInv);
 }
 
+/// Whether the dofs `dofs` are one run of simple dofs (rows of `M` holding only their diagonal).
+pub(super) fn is_simple_run(m: &Model, dofs: &std::ops::Range<usize>) -> bool {
+    !dofs.is_empty() && m.dof_simplenum[dofs.start] as usize >= dofs.len()
+}
+
 /// `x ← M⁻¹ x` on the dofs `dofs` when they are one run of simple dofs (every dof of a model of
 /// vertex bodies, a flex's vertices in an island): `M` is diagonal there and its factor's `L`
 /// empty, so the solve is one element-wise product instead of `mj_solveLD`'s three passes,
@@ -78,7 +83,7 @@ pub(super) fn solve_simple_run(
     x: &mut [f64],
     dofs: std::ops::Range<usize>,
 ) -> bool {
-    if dofs.is_empty() || (m.dof_simplenum[dofs.start] as usize) < dofs.len() {
+    if !is_simple_run(m, &dofs) {
         return false;
     }
     for (x, &d) in x[dofs.clone()].iter_mut().zip(&diaginv[dofs]) {

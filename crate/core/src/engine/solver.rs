@@ -11,7 +11,7 @@
 //! path keeps its own iteration and agrees with MuJoCo to `opt.tolerance`.
 
 use super::constraint::{self, kind, state};
-use super::inertia::{mul_m, solve_ld, solve_simple_run};
+use super::inertia::{is_simple_run, mul_m, solve_ld, solve_simple_run};
 use super::island::{bucket, Islands as Island};
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
@@ -32,7 +32,6 @@ pub struct SolverScratch {
     grad: Vec<f64>,
     mgrad: Vec<f64>,
     mgrad_old: Vec<f64>,
-    grad_old: Vec<f64>,
     search: Vec<f64>,
     tmp: Vec<f64>,
     qfrc: Vec<f64>,
@@ -76,7 +75,6 @@ impl SolverScratch {
             grad: z(nv),
             mgrad: z(nv),
             mgrad_old: z(nv),
-            grad_old: z(nv),
             search: z(nv),
             tmp: z(nv),
             qfrc: z(nv),
@@ -998,6 +996,39 @@ fn map2_part(y: &mut [f64], a: &[f64], b: &[f64], dofs: &[usize], op: impl Fn(&m
     }
 }
 
+/// CG's new gradient `grad = Ma − f − qfrc` on `dofs` and, in the same pass, its change
+/// `graddif = grad − grad_old` for Hager–Zhang's β (a copy of the old gradient and a second
+/// pass before; the same subtractions).
+fn cg_gradient(w: &mut SolverScratch, dofs: &[usize]) {
+    let SolverScratch {
+        grad,
+        graddif,
+        ma,
+        f,
+        qfrc,
+        ..
+    } = w;
+    let one = |g: &mut f64, y: &mut f64, ma: f64, f: f64, q: f64| {
+        let old = *g;
+        *g = ma - f - q;
+        *y = *g - old;
+    };
+    match dof_range(dofs) {
+        Some(r) => {
+            let (gr, y) = (&mut grad[r.clone()], &mut graddif[r.clone()]);
+            let (ma, f, q) = (&ma[r.clone()], &f[r.clone()], &qfrc[r]);
+            for ((((g, y), &ma), &f), &q) in gr.iter_mut().zip(y).zip(ma).zip(f).zip(q) {
+                one(g, y, ma, f, q);
+            }
+        }
+        None => {
+            for &i in dofs {
+                one(&mut grad[i], &mut graddif[i], ma[i], f[i], qfrc[i]);
+            }
+        }
+    }
+}
+
 /// `op(&mut y[i], a[i], b[i], c[i])` for every dof `i` of `dofs`.
 #[inline(always)]
 fn map3_part(
@@ -1309,16 +1340,19 @@ fn primal_part(
             w.jar[r] += alpha * w.jv[r];
         }
         if !newton {
-            map1_part(&mut w.grad_old, &w.grad, dofs, |o, g| *o = g);
             map1_part(&mut w.mgrad_old, &w.mgrad, dofs, |o, g| *o = g);
         }
         for &r in rows {
             w.oldstate[r] = d.a.efc_state[r];
         }
         part_update(d, w, rows, dofs, elliptic_hessian);
-        map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
-            *g = ma - f - q
-        });
+        if newton {
+            map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
+                *g = ma - f - q
+            });
+        } else {
+            cg_gradient(w, dofs);
+        }
         if newton {
             w.hess.refresh(d);
             w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
@@ -1343,9 +1377,6 @@ fn primal_part(
         } else {
             // Hager–Zhang conjugate direction, restarted when conjugacy is lost
             let beta = {
-                map2_part(&mut w.graddif, &w.grad, &w.grad_old, dofs, |y, g, o| {
-                    *y = g - o
-                });
                 map2_part(&mut w.mgraddif, &w.mgrad, &w.mgrad_old, dofs, |y, g, o| {
                     *y = g - o
                 });
@@ -1386,13 +1417,22 @@ fn part_prec(
         metric::precondition(m, d, &s.metric, &mut w.mgrad, &w.grad);
         return;
     }
-    map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
-    if w.metric_diag.is_empty() {
-        solve_ld_part(m, &d.a.qLD, &d.a.qLDiagInv, &mut w.mgrad, dofs);
+    // the backbone M + diag(efm_diag), when there is one, factored in M's sparsity by the
+    // velocity stage
+    let (qld, diaginv) = if w.metric_diag.is_empty() {
+        (&d.a.qLD, &d.a.qLDiagInv)
     } else {
-        // the backbone M + diag(efm_diag), factored in M's sparsity by the velocity stage
-        solve_ld_part(m, &d.a.qH, &d.a.qHDiagInv, &mut w.mgrad, dofs);
+        (&d.a.qH, &d.a.qHDiagInv)
+    };
+    if dof_range(dofs).is_some_and(|r| is_simple_run(m, &r)) {
+        // a diagonal block: the copy and the solve's product in one pass (the same product)
+        map2_part(&mut w.mgrad, &w.grad, diaginv, dofs, |y, g, dinv| {
+            *y = g * dinv
+        });
+        return;
     }
+    map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
+    solve_ld_part(m, qld, diaginv, &mut w.mgrad, dofs);
 }
 
 /// Line-search point: step, cost change from the start, slope and curvature.
