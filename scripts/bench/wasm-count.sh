@@ -2,8 +2,11 @@
 # Counts the machine instructions of a step of the browser build, for changes too small for the
 # wall clock of this shared machine (its steps/s vary ±10% and more between runs): the wasm
 # engine as the lab builds it (cargo profile wasm, simd128), run by Node under valgrind with
-# every function compiled once by V8's optimising compiler (no baseline tier, no tier-up), so
-# the count repeats to a few parts in a million. Prints instructions per step: a run of
+# every function compiled once by V8's optimising compiler (no baseline tier, no tier-up).
+# Node's own start-up varies by about 8M instructions between runs (0.3% of a load, measured on
+# two load-only runs), so a count per step varies by about 8M/STEPS: choose STEPS so that this
+# is small beside a step (20 suit the cloth, a few hundred a small scene). Prints instructions
+# per step: a run of
 # WARMUP+STEPS steps less a run of WARMUP+1 steps, over STEPS−1. V8 compiles a wasm function on
 # its first call, and that compilation counts as stepping unless the first WARMUP+1 steps have
 # already called it: let WARMUP reach the phase to measure. trilinear_box_drop touches the floor
