@@ -73,29 +73,15 @@ pub(super) fn is_simple_run(m: &Model, dofs: &std::ops::Range<usize>) -> bool {
     !dofs.is_empty() && m.dof_simplenum[dofs.start] as usize >= dofs.len()
 }
 
-/// `x ← M⁻¹ x` on the dofs `dofs` when they are one run of simple dofs (every dof of a model of
-/// vertex bodies, a flex's vertices in an island): `M` is diagonal there and its factor's `L`
-/// empty, so the solve is one element-wise product instead of `mj_solveLD`'s three passes,
-/// which test every dof's row. Returns whether it applied (nothing is done otherwise).
-pub(super) fn solve_simple_run(
-    m: &Model,
-    diaginv: &[f64],
-    x: &mut [f64],
-    dofs: std::ops::Range<usize>,
-) -> bool {
-    if !is_simple_run(m, &dofs) {
-        return false;
-    }
-    for (x, &d) in x[dofs.clone()].iter_mut().zip(&diaginv[dofs]) {
-        *x *= d;
-    }
-    true
-}
-
 /// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
 pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
     let nv = m.nv;
-    if solve_simple_run(m, diaginv, x, 0..nv) {
+    if is_simple_run(m, &(0..nv)) {
+        // every dof simple (vertex bodies only): M is diagonal and L empty, one product per dof
+        // instead of three passes that test every dof's row
+        for (x, &d) in x[..nv].iter_mut().zip(&diaginv[..nv]) {
+            *x *= d;
+        }
         return;
     }
     for i in (0..nv).rev() {
@@ -153,26 +139,12 @@ pub fn dot_sparse(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
     res
 }
 
-/// [`dot_sparse`] of a fixed length `N` (the same sums in the same order): the loops unroll and
-/// only the reads of `x` are bounds-checked.
+/// [`dot_sparse`] of a fixed length `N` (the same sums in the same order, `mju_dot`'s, through
+/// the solver's [`super::solver::dot_mj`]): with `N` a constant the loop unrolls and only the
+/// reads of `x` are bounds-checked.
 #[inline(always)]
 pub fn dot_sparse_n<const N: usize>(vals: &[f64; N], x: &[f64], ind: &[i32; N]) -> f64 {
-    let term = |i: usize| vals[i] * x[ind[i] as usize];
-    let mut r = [0.0; 4];
-    let full = N / 4 * 4;
-    for i in (0..full).step_by(4) {
-        for (k, rk) in r.iter_mut().enumerate() {
-            *rk += term(i + k);
-        }
-    }
-    let mut res = (r[0] + r[2]) + (r[1] + r[3]);
-    match N - full {
-        3 => res += term(full) + term(full + 1) + term(full + 2),
-        2 => res += term(full) + term(full + 1),
-        1 => res += term(full),
-        _ => {}
-    }
-    res
+    super::solver::dot_mj(N, |i| vals[i] * x[ind[i] as usize])
 }
 
 /// `x = M⁻¹ y` with the current factorisation.

@@ -11,7 +11,7 @@
 //! path keeps its own iteration and agrees with MuJoCo to `opt.tolerance`.
 
 use super::constraint::{self, kind, state};
-use super::inertia::{is_simple_run, mul_m, solve_ld, solve_simple_run};
+use super::inertia::{is_simple_run, mul_m, solve_ld};
 use super::island::{bucket, Islands as Island};
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
@@ -836,11 +836,22 @@ fn mul_mtilde_part(
     }
 }
 
-/// `x = M⁻¹·x` on the dofs `dofs` with the factor `qLD` (`mj_solveLD` on an island block).
-fn solve_ld_part(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64], dofs: &[usize]) {
-    if dof_range(dofs).is_some_and(|r| solve_simple_run(m, diaginv, x, r)) {
+/// `x = M⁻¹·b` on the dofs `dofs` with the factor `qld` (`mj_solveLD` on an island block). On a
+/// run of simple dofs (a flex's vertices) `M` is diagonal and `L` empty: one product per dof,
+/// without `mj_solveLD`'s three passes that test every dof's row.
+fn solve_ld_part(
+    m: &Model,
+    qld: &[f64],
+    diaginv: &[f64],
+    x: &mut [f64],
+    b: &[f64],
+    dofs: &[usize],
+) {
+    if dof_range(dofs).is_some_and(|r| is_simple_run(m, &r)) {
+        map2_part(x, b, diaginv, dofs, |x, b, dinv| *x = b * dinv);
         return;
     }
+    map1_part(x, b, dofs, |x, b| *x = b);
     for &i in dofs.iter().rev() {
         let n = m.M_rownnz[i] as usize;
         let xi = x[i];
@@ -911,14 +922,15 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
 ///
 /// Rows and values are read from two arrays: with the `(row, value)` pairs the products read
 /// directly, the browser build spent about twice as long in them (wasm profile of
-/// trilinear_box_drop, `scripts/bench/wasm-profile.sh`: `sum_avx` 10–13% of the step against
+/// trilinear_box_drop, `scripts/bench/wasm-profile.sh`: the product 10–13% of the step against
 /// 4–9%, over runs of each).
 #[derive(Debug, Clone, Default)]
 struct JacT {
     ptr: Vec<usize>,
     /// The bucketed `(row, value)` pairs, split into `row` and `val`.
-    entry: Vec<(u32, f64)>,
-    row: Vec<u32>,
+    entry: Vec<(i32, f64)>,
+    /// Row indices as MuJoCo's `int`, like `efc_J_colind`, so one sparse product serves both.
+    row: Vec<i32>,
     val: Vec<f64>,
     /// The dofs with at least one entry, ascending.
     used: Vec<u32>,
@@ -931,7 +943,7 @@ impl JacT {
             adr..adr + d.a.efc_J_rownnz[r] as usize
         };
         let col =
-            |r: usize, k: usize| Some((d.a.efc_J_colind[k] as usize, (r as u32, d.a.efc_J[k])));
+            |r: usize, k: usize| Some((d.a.efc_J_colind[k] as usize, (r as i32, d.a.efc_J[k])));
         bucket(
             nv,
             &mut self.ptr,
@@ -1139,10 +1151,10 @@ pub(super) fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
 /// Walks `vals` and `ind` in blocks of four, so only the reads of `x` are bounds-checked
 /// (through `sum_avx`'s closure each block cost twelve checks).
 #[inline]
-fn dot_sparse_avx<I: SparseIndex>(vals: &[f64], x: &[f64], ind: &[I]) -> f64 {
+fn dot_sparse_avx(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
     let n = vals.len().min(ind.len());
     let (vals, ind) = (&vals[..n], &ind[..n]);
-    let term = |v: f64, i: I| v * x[i.at()];
+    let term = |v: f64, i: i32| v * x[i as usize];
     let (vb, ib) = (vals.chunks_exact(4), ind.chunks_exact(4));
     let (vtail, itail) = (vb.remainder(), ib.remainder());
     let mut res = 0.0;
@@ -1163,26 +1175,6 @@ fn dot_sparse_avx<I: SparseIndex>(vals: &[f64], x: &[f64], ind: &[I]) -> f64 {
         res += term(v, i);
     }
     res
-}
-
-/// Column or row indices of the sparse layouts: MuJoCo's `int` (`i32`) or the solver's own
-/// transposed Jacobian's `u32`.
-trait SparseIndex: Copy {
-    fn at(self) -> usize;
-}
-
-impl SparseIndex for i32 {
-    #[inline(always)]
-    fn at(self) -> usize {
-        self as usize
-    }
-}
-
-impl SparseIndex for u32 {
-    #[inline(always)]
-    fn at(self) -> usize {
-        self as usize
-    }
 }
 
 /// Rows of the contact or row that starts at `r`.
@@ -1350,13 +1342,10 @@ fn primal_part(
             map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
                 *g = ma - f - q
             });
-        } else {
-            cg_gradient(w, dofs);
-        }
-        if newton {
             w.hess.refresh(d);
             w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
         } else {
+            cg_gradient(w, dofs);
             part_prec(m, d, w, dofs, metric.as_deref_mut());
         }
         let improvement = scale * ls_improvement;
@@ -1424,15 +1413,7 @@ fn part_prec(
     } else {
         (&d.a.qH, &d.a.qHDiagInv)
     };
-    if dof_range(dofs).is_some_and(|r| is_simple_run(m, &r)) {
-        // a diagonal block: the copy and the solve's product in one pass (the same product)
-        map2_part(&mut w.mgrad, &w.grad, diaginv, dofs, |y, g, dinv| {
-            *y = g * dinv
-        });
-        return;
-    }
-    map1_part(&mut w.mgrad, &w.grad, dofs, |y, g| *y = g);
-    solve_ld_part(m, qld, diaginv, &mut w.mgrad, dofs);
+    solve_ld_part(m, qld, diaginv, &mut w.mgrad, &w.grad, dofs);
 }
 
 /// Line-search point: step, cost change from the start, slope and curvature.
@@ -2277,6 +2258,27 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_sparse_avx_sums_in_sum_avx_order_bit_for_bit() {
+        // two writings of mju_dotSparse_avx's order (blocks of four, then the tail): they must
+        // not drift apart
+        let x: Vec<f64> = (0..31)
+            .map(|i| (i as f64 * 1.3).sin() * 10f64.powi(i % 6 - 2))
+            .collect();
+        for n in 0..14 {
+            let vals: Vec<f64> = (0..n)
+                .map(|t| (t as f64 * 0.7).cos() * 10f64.powi(2 - t as i32 % 5))
+                .collect();
+            let ind: Vec<i32> = (0..n).map(|t| ((t * 13 + 3) % 31) as i32).collect();
+            let by_closure = sum_avx(n, |t| vals[t] * x[ind[t] as usize]);
+            assert_eq!(
+                dot_sparse_avx(&vals, &x, &ind).to_bits(),
+                by_closure.to_bits(),
+                "n = {n}"
+            );
+        }
+    }
 
     #[test]
     fn contiguous_dot_part_keeps_mju_dot_order_bit_for_bit() {
