@@ -120,6 +120,8 @@ function save(result) {
  */
 async function firstFrame(browser) {
   const times = [];
+  /** The page's milestones (performance marks 'flexlab:…') of every load, ms after navigation. */
+  const marks = {};
   let scene = '';
   for (let i = 0; i < firstFrameLoads; i++) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -139,14 +141,30 @@ async function firstFrame(browser) {
     const page = await ctx.newPage();
     await page.goto(`${base}/`);
     await page.waitForFunction(() => typeof window.__firstFrameMs === 'number', null, { timeout: 60_000 });
-    const r = await page.evaluate(() => ({ ms: window.__firstFrameMs, scene: window.__flexlab.state.info?.name ?? '' }));
+    const r = await page.evaluate(() => ({
+      ms: window.__firstFrameMs,
+      scene: window.__flexlab.state.info?.name ?? '',
+      marks: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('flexlab:')).map((m) => [m.name.slice(8), m.startTime]),
+    }));
     times.push(r.ms);
+    // the first time each milestone was reached (a later scene load marks again)
+    const seen = new Set();
+    for (const [name, t] of r.marks) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      (marks[name] ??= []).push(t);
+    }
     scene = r.scene;
     await ctx.close();
   }
   times.sort((a, b) => a - b);
   log(`browser first frame: ${times.map((t) => t.toFixed(0)).join(', ')} ms (${scene})`);
-  return { ms: times, median: times[Math.floor(times.length / 2)], scene };
+  const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+  // in the order the page reaches them
+  const milestones = Object.entries(marks)
+    .map(([name, v]) => ({ name, median: median(v), loads: v.length }))
+    .sort((a, b) => a.median - b.median);
+  return { ms: times, median: median(times), scene, milestones };
 }
 
 main().catch((e) => {

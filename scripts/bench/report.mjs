@@ -224,6 +224,11 @@ if (browser?.firstFrame) {
   p(
     `- time from page load (navigation start) to the lab's first simulated frame (the first frame drawn after the worker has stepped), default lesson scene "${ff.scene}", served from localhost, fresh browser context each time: median ${(ff.median / 1000).toFixed(2)} s of ${ff.ms.length} loads (${ff.ms.map((t) => (t / 1000).toFixed(2)).join(', ')} s). Software WebGL (SwiftShader) and a loaded machine make this an upper bound.`,
   );
+  if (ff.milestones?.length) {
+    p(
+      `- on the way (median ms after navigation start; performance marks \`flexlab:*\` the page sets): ${ff.milestones.map((m) => `${m.name} ${m.median.toFixed(0)}`).join(', ')}, first simulated frame ${ff.median.toFixed(0)}. The workers load the engine while the page builds itself (\`web/src/boot.ts\`), and the first scene compiles while the lesson text is rendered.`,
+    );
+  }
 }
 p();
 

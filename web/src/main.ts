@@ -1,19 +1,18 @@
 /**
- * flexlab's page: the lesson beside a live bench. This entry only starts the app; each piece
- * lives in its own module (app/, lesson/, ui/, view/, sim/).
+ * flexlab's page. This entry is small on purpose: it starts the workers (boot.ts) and then
+ * loads the rest of the page (app/page.ts) as a second script, so the workers start while that
+ * script downloads instead of after it has run (see boot.ts).
  */
 import 'katex/dist/katex.min.css';
 import './style.css';
-import { App } from './app/app';
-import type { Bench } from './ui/bench';
+import './boot';
 
-declare global {
-  interface Window {
-    /** The running page, for the e2e tests and the curious (no eval anywhere). */
-    __flexlab: { app: App; bench: Bench; state: Bench['state'] };
-  }
-}
-
-const app = new App(document.getElementById('app') as HTMLElement);
-window.__flexlab = { app, bench: app.bench, state: app.bench.state };
-void app.start();
+const root = document.getElementById('app') as HTMLElement;
+import('./app/page')
+  .then((page) => page.startPage(root))
+  .catch((e: unknown) => {
+    const p = document.createElement('p');
+    p.className = 'notice';
+    p.textContent = `flexlab could not load: ${e instanceof Error ? e.message : String(e)}`;
+    root.replaceChildren(p);
+  });

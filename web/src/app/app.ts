@@ -4,9 +4,10 @@
  * wires the instruments to the viewer, and keeps the address bar a faithful copy of what the
  * student sees, so a copied link restores it.
  */
+import { dropUntaken } from '../boot';
 import { LessonApiMissing, LessonClient } from '../lesson/client';
 import { lessonBundle, lessonIds, sceneFile, type LessonBundle } from '../lesson/bundle';
-import type { LessonInfo, SceneInfo } from '../lesson/types';
+import type { LessonInfo, PreparedScene, SceneInfo } from '../lesson/types';
 import { LessonView } from '../lesson/view';
 import type { ParamValue } from '../sim/protocol';
 import { Bench } from '../ui/bench';
@@ -40,6 +41,8 @@ export class App {
   readonly controls: ControlPanel;
   readonly sandbox: Sandbox;
   private lessons: LessonClient | null = null;
+  /** The lesson the URL opens, asked of the lesson worker as soon as the page starts. */
+  private opening: { id: string; info: Promise<LessonInfo> } | null = null;
   private lesson: { id: string; info: LessonInfo; bundle: LessonBundle; view: LessonView } | null = null;
   private source: Source | null = null;
   private url: UrlState;
@@ -54,6 +57,15 @@ export class App {
   constructor(root: HTMLElement) {
     this.url = parseUrl(location.href);
     setLang(this.url.lang);
+    // the lesson worker loads the engine and opens the lesson while this thread builds the page
+    const first = this.firstLesson();
+    const firstBundle = first ? lessonBundle(first) : undefined;
+    if (first && firstBundle) {
+      this.lessons = new LessonClient();
+      const info = this.lessons.open(first, firstBundle.compiled);
+      info.catch(() => undefined); // openLesson reports it
+      this.opening = { id: first, info };
+    }
     document.title = t('appTitle');
 
     const skip = el('a', { href: '#bench', class: 'skip-link' }, t('skip'));
@@ -120,22 +132,45 @@ export class App {
     });
   }
 
-  /** Loads what the URL names. */
-  async start(): Promise<void> {
+  /** The lesson the URL opens, if any. */
+  private firstLesson(): string | null {
     const u = this.url;
     const ids = lessonIds();
-    const wanted = u.lesson ?? (u.scene === null && ids.length ? ids[0] : null);
-    if (wanted) await this.openLesson(wanted);
+    return u.lesson ?? (u.scene === null && ids.length ? ids[0] : null);
+  }
+
+  /** Loads what the URL names. */
+  async start(): Promise<void> {
+    performance.mark('flexlab:start');
+    const u = this.url;
+    const wanted = this.firstLesson();
+    // The scene the page opens, when the lesson's information alone names it (a section in the
+    // link needs the text): it is prepared, and compiling in the physics worker, while this
+    // thread renders the text (the text waits for the preparation, a few tens of ms).
+    let early = null as { scene: string; prepared: Promise<PreparedScene> } | null;
+    if (wanted) {
+      await this.openLesson(wanted, async (info) => {
+        if (u.scene === 'sandbox' || !this.lessons) return;
+        const id = u.scene ?? (u.section ? null : info.scenes[0]?.id ?? null);
+        const scene = info.scenes.find((s) => s.id === id);
+        if (!scene) return;
+        const prepared = this.lessons.prepare(wanted, scene.id, sceneParams(scene, u.params));
+        early = { scene: scene.id, prepared };
+        const p = await prepared.catch(() => null); // openScene reports a failure
+        if (p) this.bench.preload(p.xml, p.files, p.elastic3d);
+      });
+    }
     if (u.scene === 'sandbox') {
       await this.startSandbox(u.mjcf);
     } else if (this.lesson && (u.scene === null || this.lesson.info.scenes.some((s) => s.id === u.scene))) {
       const section = u.section && this.lesson.view.goTo(u.section) ? u.section : null;
       const scene = u.scene ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
-      if (scene) await this.openScene(scene, u.params);
+      if (scene) await this.openScene(scene, u.params, early?.scene === scene ? early.prepared : undefined);
     } else {
       await this.openFile(u.scene ?? DEFAULT_SCENE);
     }
     if (!this.lesson && !this.lessonPane.childElementCount) this.notice(t('noLessons'));
+    dropUntaken();
     if (u.cam) this.bench.viewer.setCameraState(u.cam);
     if (u.show) this.applyShow(u.show);
     this.started = true;
@@ -148,15 +183,20 @@ export class App {
     this.bench.setViewOptions(o);
   }
 
-  private async openLesson(id: string): Promise<void> {
+  /** Opens a lesson and shows its text; `opened` runs once its information is known. */
+  private async openLesson(id: string, opened?: (info: LessonInfo) => Promise<void>): Promise<void> {
     const bundle = lessonBundle(id);
     if (!bundle) {
       this.notice(`${t('lessonError')}: '${id}'`);
       return;
     }
     this.lessons ??= new LessonClient();
+    const pending = this.opening?.id === id ? this.opening.info : null;
+    this.opening = null;
     try {
-      const info = await this.lessons.open(id, bundle.compiled);
+      const info = await (pending ?? this.lessons.open(id, bundle.compiled));
+      performance.mark('flexlab:lesson-info');
+      await opened?.(info);
       this.lessonPane.replaceChildren();
       const view = new LessonView(this.lessonPane, id, info, bundle.files, this.lessons, {
         openScene: (scene) => void this.openScene(scene, {}),
@@ -164,6 +204,7 @@ export class App {
         navigate: (section) => void this.openSection(section),
       });
       this.lesson = { id, info, bundle, view };
+      performance.mark('flexlab:lesson-view');
     } catch (e) {
       this.notice(e instanceof LessonApiMissing ? t('lessonEngineMissing') : `${t('lessonError')}:\n${e instanceof Error ? e.message : String(e)}`);
     }
@@ -184,22 +225,21 @@ export class App {
     return this.lesson?.info.scenes.find((s) => s.id === id);
   }
 
-  /** Puts a lesson scene on the bench with parameter values (text from the URL, or typed). */
-  async openScene(sceneId: string, raw: Record<string, string | ParamValue>): Promise<boolean> {
+  /**
+   * Puts a lesson scene on the bench with parameter values (text from the URL, or typed);
+   * `early` is its preparation with these values, if already asked for.
+   */
+  async openScene(sceneId: string, raw: Record<string, string | ParamValue>, early?: Promise<PreparedScene>): Promise<boolean> {
     const l = this.lesson;
     const scene = this.sceneInfo(sceneId);
     if (!l || !scene || !this.lessons) return false;
-    const params: Record<string, ParamValue> = {};
-    for (const p of scene.params) {
-      const r = raw[p.name];
-      const v = typeof r === 'string' ? parseParam(p, r) : r ?? null;
-      if (v !== null && v !== undefined) params[p.name] = v;
-    }
+    const params = sceneParams(scene, raw);
     this.params.set(scene.params, { ...defaults(scene), ...params });
     this.bench.setTitle(pick(scene.title));
     let ok = false;
     try {
-      const prepared = await this.lessons.prepare(l.id, sceneId, params);
+      const prepared = await (early ?? this.lessons.prepare(l.id, sceneId, params));
+      performance.mark('flexlab:scene-prepared');
       ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d);
       if (!ok) this.params.showError(this.bench.state.error);
     } catch (e) {
@@ -338,6 +378,17 @@ export class App {
       this.copyNote.textContent = location.href;
     }
   }
+}
+
+/** The values of a scene's parameters given as text (a link) or typed; unknown names are dropped. */
+function sceneParams(scene: SceneInfo, raw: Record<string, string | ParamValue>): Record<string, ParamValue> {
+  const params: Record<string, ParamValue> = {};
+  for (const p of scene.params) {
+    const r = raw[p.name];
+    const v = typeof r === 'string' ? parseParam(p, r) : r ?? null;
+    if (v !== null && v !== undefined) params[p.name] = v;
+  }
+  return params;
 }
 
 function defaults(scene: SceneInfo): Record<string, ParamValue> {

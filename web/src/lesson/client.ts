@@ -2,6 +2,7 @@
  * The page's side of the lesson worker: typed promises over its messages. A worker that dies is
  * restarted; the lessons it had open are opened again on the next call.
  */
+import { takeWorker } from '../boot';
 import type { ParamValue } from '../sim/protocol';
 import type { LessonFromWorker, LessonToWorker } from './protocol';
 import type { LessonInfo, Measurement, PreparedScene, Verdict } from './types';
@@ -29,7 +30,7 @@ export class LessonClient {
   }
 
   private spawn(): Worker {
-    const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    const w = takeWorker('lesson') ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     w.onmessage = (ev: MessageEvent<LessonFromWorker>) => {
       const m = ev.data;
       const p = this.waiting.get(m.id);

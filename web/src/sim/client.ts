@@ -2,6 +2,7 @@
  * Main-thread side of the physics worker: a small typed proxy. If the worker dies (a wasm
  * panic), it is restarted and the last scene reloaded, so the tab never stays dead.
  */
+import { takeWorker } from '../boot';
 import type { ModelFiles, ModelInfo } from '../engine/flexlab';
 import type { DragSpec, FrameStats, FromWorker, Topology, ToWorker } from './protocol';
 
@@ -45,7 +46,7 @@ export class SimClient {
 
   private spawn(): Worker {
     this.sent = 0;
-    const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    const w = takeWorker('sim') ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev) => this.crashed(ev.message || 'worker error');
     return w;
@@ -66,6 +67,7 @@ export class SimClient {
   private receive(msg: FromWorker): void {
     switch (msg.type) {
       case 'ready':
+        performance.mark('flexlab:sim-ready');
         this.resolveReady(msg.version);
         break;
       case 'loaded':
