@@ -12,12 +12,16 @@ export function fixture(name: string): string {
   return readFileSync(new URL(`./fixtures/models/${name}`, import.meta.url), 'utf8');
 }
 
-/** Opens the page and waits until the engine is ready and the first scene drew frames. */
+/**
+ * Opens the page and waits until the engine is ready, the first scene drew frames and the
+ * lesson's text is rendered to its end.
+ */
 export async function openLab(page: Page, query = '?lang=en'): Promise<void> {
   await page.goto(`/${query}`);
   await page.waitForFunction(() => {
     const s = window.__flexlab?.state;
-    return !!s && s.ready && window.__flexlab.app.started && (s.loaded || s.error !== null || s.loads === 0);
+    const app = window.__flexlab?.app;
+    return !!s && s.ready && app.started && app.lessonComplete && (s.loaded || s.error !== null || s.loads === 0);
   }, null, { timeout: 30_000 });
 }
 

@@ -132,6 +132,11 @@ export class App {
     });
   }
 
+  /** Whether the lesson's text is rendered to its end (it renders while the page is idle). */
+  get lessonComplete(): boolean {
+    return this.lesson?.view.complete ?? true;
+  }
+
   /** The lesson the URL opens, if any. */
   private firstLesson(): string | null {
     const u = this.url;
@@ -175,6 +180,9 @@ export class App {
     if (u.show) this.applyShow(u.show);
     this.started = true;
     this.syncUrl();
+    // the rest of the lesson text renders once the scene moves (it would hold back its first frame)
+    const view = this.lesson?.view;
+    if (view) void this.bench.moving().then(() => view.renderRest());
   }
 
   private applyShow(show: string[]): void {
@@ -202,7 +210,7 @@ export class App {
         openScene: (scene) => void this.openScene(scene, {}),
         section: () => this.syncUrl(200),
         navigate: (section) => void this.openSection(section),
-      });
+      }, this.url.section);
       this.lesson = { id, info, bundle, view };
       performance.mark('flexlab:lesson-view');
     } catch (e) {

@@ -3,6 +3,13 @@
  * Markdown file in the page's language, with the directives filled by live components: a scene
  * card that puts its scene on the bench, an exercise card, a measured number. Sections are deep
  * links (`#<section-id>`); the view reports which section is being read.
+ *
+ * Rendering a section (Markdown, KaTeX, sanitizing) and laying it out costs tens of ms each in
+ * a slow browser, most of a second for a whole lesson, which would hold back the page's first
+ * scene. So the view renders the sections up to the one shown at once, and the rest in order
+ * while the page is idle once asked to ([`LessonView.renderRest`], when the scene moves); anything that needs a section (scrolling it into view, a link to it,
+ * its first scene) renders it, and those before it, on the spot. The rendered sections are
+ * always a prefix; one not rendered yet holds a screen's height.
  */
 import { button, el } from '../ui/dom';
 import { lang, pick, t } from '../ui/i18n';
@@ -31,7 +38,23 @@ const RELEASE_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as cons
 export class LessonView {
   readonly root: HTMLElement;
   private sceneCards = new Map<string, HTMLButtonElement[]>();
+  /** Every section's element, rendered or not yet (empty). */
   private sections = new Map<string, HTMLElement>();
+  /** How many sections, in order, are rendered. */
+  private rendered = 0;
+  private idle: number | null = null;
+  private disposed = false;
+  /** The scene on the bench, and the field links to add (both apply to sections rendered later). */
+  private activeScene: string | null = null;
+  private fieldLinks: { names: Set<string>; open: (field: string, row: number | null) => void } | null = null;
+  /** Wide equations and tables scroll sideways: a scrolling region must be reachable by keyboard. */
+  private readonly overflow = new ResizeObserver((entries) => {
+    for (const e of entries) markScrollable(e.target as HTMLElement);
+  });
+  /** Renders a section when it comes into view before its turn. */
+  private readonly reveal = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) this.renderUpTo((e.target as HTMLElement).dataset.section ?? '');
+  });
   private observer: IntersectionObserver | null = null;
   private current = '';
   /** A section just navigated to keeps the address until the student scrolls by hand. */
@@ -47,6 +70,8 @@ export class LessonView {
     private readonly files: LessonFiles,
     private readonly client: LessonClient,
     private readonly events: LessonViewEvents,
+    /** The section the page shows first (rendered with those before it before this returns). */
+    shown: string | null = null,
   ) {
     this.root = el('div', { class: 'lesson-view' });
     const title = el('h2', { class: 'lesson-title' }, pick(info.title));
@@ -64,7 +89,10 @@ export class LessonView {
         this.events.navigate(s.id);
       });
       list.append(el('li', {}, a));
-      body.append(this.renderSection(s.id, src));
+      const sec = el('section', { id: sectionAnchor(s.id), class: 'lesson-section', tabindex: '-1', 'data-section': s.id });
+      this.sections.set(s.id, sec);
+      body.append(sec);
+      this.reveal.observe(sec);
     }
     details.append(list);
     nav.append(details);
@@ -79,22 +107,46 @@ export class LessonView {
     this.root.append(nav, body);
     host.append(this.root);
     this.watch();
-    // wide equations scroll sideways; a scrolling region must be reachable by keyboard
-    const mark = () => {
-      for (const m of Array.from(this.root.querySelectorAll<HTMLElement>('.math-display, .table-scroll'))) {
-        if (m.scrollWidth > m.clientWidth + 1) {
-          m.tabIndex = 0;
-          m.setAttribute('role', 'group');
-          m.setAttribute('aria-label', m.classList.contains('math-display') ? t('equation') : t('table'));
-        } else {
-          m.removeAttribute('tabindex');
-          m.removeAttribute('role');
-          m.removeAttribute('aria-label');
-        }
-      }
+    this.renderUpTo((shown && this.sections.has(shown) ? shown : null) ?? info.sections[0]?.id ?? '');
+  }
+
+  /** Renders the sections not rendered yet, in order, one per idle period from now on. */
+  renderRest(): void {
+    this.scheduleRest();
+  }
+
+  /** Whether every section is rendered. */
+  get complete(): boolean {
+    return this.rendered === this.info.sections.length;
+  }
+
+  /** Renders the sections up to and including `id` (none for an id that is not a section). */
+  private renderUpTo(id: string): void {
+    const at = this.info.sections.findIndex((s) => s.id === id);
+    while (this.rendered <= at) this.renderNext();
+  }
+
+  private renderNext(): void {
+    const id = this.info.sections[this.rendered].id;
+    this.rendered++;
+    const sec = this.sections.get(id) as HTMLElement;
+    this.reveal.unobserve(sec);
+    this.renderSection(id, this.text(id));
+  }
+
+  /**
+   * The remaining sections, one per idle period. A page that is never idle (a heavy scene in a
+   * slow browser) still gets one each second.
+   */
+  private scheduleRest(): void {
+    if (this.disposed || this.complete || this.idle !== null) return;
+    const run = () => {
+      this.idle = null;
+      if (this.disposed || this.complete) return;
+      this.renderNext();
+      this.scheduleRest();
     };
-    mark();
-    new ResizeObserver(mark).observe(this.root);
+    this.idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 1000 }) : window.setTimeout(run, 0);
   }
 
   /** A section's Markdown in the page's language, from the engine's bundle. */
@@ -103,9 +155,11 @@ export class LessonView {
     return pick(s?.markdown) || this.files.find(([p]) => p === `text/${section}.${lang()}.md`)?.[1] || '';
   }
 
-  private renderSection(id: string, src: string): HTMLElement {
-    const sec = el('section', { id: sectionAnchor(id), class: 'lesson-section', tabindex: '-1', 'data-section': id });
+  private renderSection(id: string, src: string): void {
+    const sec = this.sections.get(id) as HTMLElement;
     sec.append(markdownFragment(src));
+    if (!sec.childElementCount) sec.append(el('p', {}, '\u00a0')); // an empty text is not "not rendered"
+
     for (const table of Array.from(sec.querySelectorAll('table'))) {
       const wrap = el('div', { class: 'table-scroll' });
       table.replaceWith(wrap);
@@ -123,8 +177,8 @@ export class LessonView {
       else if (kind === 'exercise') d.replaceWith(this.exerciseCard(ref));
       else if (kind === 'measure') d.replaceWith(this.measureCard(ref));
     }
-    this.sections.set(id, sec);
-    return sec;
+    if (this.fieldLinks) this.addFieldLinks(sec, this.fieldLinks.names, this.fieldLinks.open);
+    this.overflow.observe(sec);
   }
 
   private sceneCard(sceneId: string): HTMLElement {
@@ -135,7 +189,9 @@ export class LessonView {
     const list = this.sceneCards.get(sceneId) ?? [];
     list.push(open);
     this.sceneCards.set(sceneId, list);
-    return el('figure', { class: 'scene-card', 'data-scene': sceneId }, el('figcaption', {}, `${t('scene')}: ${title}`), open);
+    const card = el('figure', { class: 'scene-card', 'data-scene': sceneId }, el('figcaption', {}, `${t('scene')}: ${title}`), open);
+    showActive(open, sceneId === this.activeScene);
+    return card;
   }
 
   private exerciseCard(exId: string): HTMLElement {
@@ -198,7 +254,12 @@ export class LessonView {
    * that opens that field in the inspector, so every name in the text leads to its numbers.
    */
   linkFields(names: Set<string>, open: (field: string, row: number | null) => void): void {
-    for (const code of Array.from(this.root.querySelectorAll<HTMLElement>('.sections code'))) {
+    this.fieldLinks = { names, open };
+    for (const sec of this.sections.values()) this.addFieldLinks(sec, names, open);
+  }
+
+  private addFieldLinks(sec: HTMLElement, names: Set<string>, open: (field: string, row: number | null) => void): void {
+    for (const code of Array.from(sec.querySelectorAll<HTMLElement>('code'))) {
       if (code.closest('pre, button')) continue;
       const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?(?:\.[xyz])?$/.exec(code.textContent ?? '');
       if (!m || !names.has(m[1])) continue;
@@ -212,19 +273,15 @@ export class LessonView {
 
   /** Marks the scene cards of `sceneId` as the one on the bench. */
   setActiveScene(sceneId: string | null): void {
-    for (const [id, buttons] of this.sceneCards) {
-      for (const b of buttons) {
-        const on = id === sceneId;
-        b.closest('figure')?.classList.toggle('active', on);
-        b.textContent = on ? `✓ ${t('onBench')}` : t('openScene');
-      }
-    }
+    this.activeScene = sceneId;
+    for (const [id, buttons] of this.sceneCards) for (const b of buttons) showActive(b, id === sceneId);
   }
 
   /** Scrolls to a section (deep link) and gives it focus for keyboard and screen readers. */
   goTo(id: string): boolean {
     const s = this.sections.get(id);
     if (!s) return false;
+    this.renderUpTo(id);
     s.scrollIntoView({ block: 'start' });
     s.focus({ preventScroll: true });
     this.current = id;
@@ -234,6 +291,7 @@ export class LessonView {
 
   /** The first scene a section shows, if any. */
   firstScene(section: string): string | null {
+    this.renderUpTo(section);
     const card = this.sections.get(section)?.querySelector<HTMLElement>('[data-scene]');
     if (card?.dataset.scene) return card.dataset.scene;
     return this.info.exercises.find((e) => e.section === section)?.scene ?? null;
@@ -277,8 +335,36 @@ export class LessonView {
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.idle !== null) {
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idle);
+      else window.clearTimeout(this.idle);
+    }
+    this.overflow.disconnect();
+    this.reveal.disconnect();
     this.observer?.disconnect();
     for (const ev of RELEASE_EVENTS) window.removeEventListener(ev, this.release);
     this.root.remove();
+  }
+}
+
+/** A scene card's button says whether its scene is on the bench. */
+function showActive(b: HTMLButtonElement, on: boolean): void {
+  b.closest('figure')?.classList.toggle('active', on);
+  b.textContent = on ? `✓ ${t('onBench')}` : t('openScene');
+}
+
+/** Makes the wide equations and tables of a laid-out section focusable, and the others not. */
+function markScrollable(sec: HTMLElement): void {
+  for (const m of Array.from(sec.querySelectorAll<HTMLElement>('.math-display, .table-scroll'))) {
+    if (m.scrollWidth > m.clientWidth + 1) {
+      m.tabIndex = 0;
+      m.setAttribute('role', 'group');
+      m.setAttribute('aria-label', m.classList.contains('math-display') ? t('equation') : t('table'));
+    } else {
+      m.removeAttribute('tabindex');
+      m.removeAttribute('role');
+      m.removeAttribute('aria-label');
+    }
   }
 }

@@ -282,6 +282,25 @@ export class Bench {
   }
 
   /**
+   * Resolves once a frame of the running scene after its first step has been drawn, at once
+   * when no scene is running, and after `ms` at the latest.
+   */
+  moving(ms = 3000): Promise<void> {
+    const end = performance.now() + ms;
+    return new Promise((resolve) => {
+      let steppedAt = -1;
+      const check = () => {
+        const s = this.state;
+        if (!s.loaded || !s.running || performance.now() > end) return resolve();
+        if (steppedAt < 0 && s.steps > 0) steppedAt = s.frames;
+        if (steppedAt >= 0 && s.frames > steppedAt) return resolve();
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+  }
+
+  /**
    * Starts compiling a scene in the worker without showing it: the next [`Bench.load`] of the
    * very same inputs (the same objects) shows it when ready. The page uses it to compile the
    * first scene while it builds the lesson text; any other load discards it.
