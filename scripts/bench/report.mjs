@@ -226,7 +226,7 @@ if (browser?.firstFrame) {
   );
   if (ff.milestones?.length) {
     p(
-      `- on the way (median ms after navigation start; performance marks \`flexlab:*\` the page sets): ${ff.milestones.map((m) => `${m.name} ${m.median.toFixed(0)}`).join(', ')}, first simulated frame ${ff.median.toFixed(0)}. The workers load the engine while the page builds itself (\`web/src/boot.ts\`), and the first scene compiles while the lesson text is rendered.`,
+      `- on the way (median ms after navigation start; performance marks \`flexlab:*\` the page sets): ${ff.milestones.map((m) => `${m.name} ${m.median.toFixed(0)}`).join(', ')}, first simulated frame ${ff.median.toFixed(0)}. The workers load the engine while the page builds itself (\`web/src/boot.ts\`), and the first scene compiles while the lesson text is rendered. The marks: main, the page's script starts; app, the page is built (WebGL context included); start, it starts opening what the address names; sim-ready, the physics worker has the engine; first-render, the first (empty) frame; lesson-info, the lesson worker has opened the lesson; lesson-view, its first section is shown; scene-prepared and scene-compiled, the first scene by the lesson worker and by the physics worker.`,
     );
   }
 }
