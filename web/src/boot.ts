@@ -59,10 +59,15 @@ export function dropUntaken(): void {
 }
 
 if (typeof Worker !== 'undefined' && typeof document !== 'undefined') {
-  keepWorker('sim', new Worker(new URL('./sim/worker.ts', import.meta.url), { type: 'module' }));
-  // the page shows a lesson unless its address names only a scene (a file or the sandbox)
-  const q = new URLSearchParams(location.search);
-  if (q.has('lesson') || !q.has('scene')) {
-    keepWorker('lesson', new Worker(new URL('./lesson/worker.ts', import.meta.url), { type: 'module' }));
+  // a worker that cannot be made here is made, and reported, by its client as before
+  try {
+    keepWorker('sim', new Worker(new URL('./sim/worker.ts', import.meta.url), { type: 'module' }));
+    // the page shows a lesson unless its address names only a scene (a file or the sandbox)
+    const q = new URLSearchParams(location.search);
+    if (q.has('lesson') || !q.has('scene')) {
+      keepWorker('lesson', new Worker(new URL('./lesson/worker.ts', import.meta.url), { type: 'module' }));
+    }
+  } catch {
+    dropUntaken();
   }
 }
