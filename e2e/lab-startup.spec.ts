@@ -16,7 +16,7 @@ test('the page runs on the workers it started first: two with a lesson, one with
   await expect.poll(() => p2.workers().length).toBe(1);
 });
 
-// the first scene is prepared and compiled while the lesson text is built (Bench.preload):
+// the first scene is prepared and compiled while the lesson text is built (App.startEarly):
 // a link whose scene does not compile must still say why, where a typed change would
 test('a link to a scene that does not compile shows MuJoCo’s message under the parameters', async ({ page }) => {
   await openLab(page, `${LESSON}&lang=en&scene=jelly&p.integrator=implicitfast`);

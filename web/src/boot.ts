@@ -1,10 +1,10 @@
 /**
  * Starts the page's workers before anything else runs. Chromium starts a worker only once the
- * page's thread has been free for a while (about 60 ms here), and the main bundle then keeps
- * that thread busy for a second or more: evaluating itself, creating the WebGL context,
- * building the page and the lesson. Loaded as its own small script ahead of the main bundle,
- * this runs while that bundle is still downloading, so the engine is compiled in both workers
- * by the time the page asks for it.
+ * page's thread has been free for a while, and the page's script then keeps that thread busy:
+ * evaluating itself, creating the WebGL context, building the page and the lesson. The entry
+ * (main.ts) imports this first and loads the rest of the page after it, so the workers fetch
+ * and compile the engine while that part downloads and runs (`npm run bench` reports when the
+ * physics worker is ready: the `sim-ready` milestone).
  */
 
 /** The physics worker of the bench, and the lesson worker that prepares scenes and judges. */

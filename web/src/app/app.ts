@@ -9,6 +9,7 @@ import { LessonApiMissing, LessonClient } from '../lesson/client';
 import { lessonBundle, lessonIds, sceneFile, type LessonBundle } from '../lesson/bundle';
 import type { LessonInfo, PreparedScene, SceneInfo } from '../lesson/types';
 import { LessonView } from '../lesson/view';
+import type { LoadedScene } from '../sim/client';
 import type { ParamValue } from '../sim/protocol';
 import { Bench } from '../ui/bench';
 import { ControlPanel } from '../ui/controls';
@@ -26,6 +27,13 @@ const DEFAULT_SCENE = 'lessons/b6-flex/scenes/cable.xml';
 /** Sandbox models up to this size travel inside the link; larger ones stay in this browser. */
 const MAX_LINK_MJCF = 12_000;
 const SANDBOX_KEY = 'flexlab.sandbox.v1';
+
+/** A scene asked of the engines before the page needs it: prepared, and compiling once prepared. */
+interface EarlyScene {
+  scene: string;
+  prepared: Promise<PreparedScene>;
+  compiled: Promise<LoadedScene> | null;
+}
 
 /** What is on the bench. */
 type Source =
@@ -149,20 +157,10 @@ export class App {
     performance.mark('flexlab:start');
     const u = this.url;
     const wanted = this.firstLesson();
-    // The scene the page opens, when the lesson's information alone names it (a section in the
-    // link needs the text): it is prepared, and compiling in the physics worker, while this
-    // thread renders the text (the text waits for the preparation, a few tens of ms).
-    let early = null as { scene: string; prepared: Promise<PreparedScene> } | null;
+    let early = null as EarlyScene | null;
     if (wanted) {
       await this.openLesson(wanted, async (info) => {
-        if (u.scene === 'sandbox' || !this.lessons) return;
-        const id = u.scene ?? (u.section ? null : info.scenes[0]?.id ?? null);
-        const scene = info.scenes.find((s) => s.id === id);
-        if (!scene) return;
-        const prepared = this.lessons.prepare(wanted, scene.id, sceneParams(scene, u.params));
-        early = { scene: scene.id, prepared };
-        const p = await prepared.catch(() => null); // openScene reports a failure
-        if (p) this.bench.preload(p.xml, p.files, p.elastic3d);
+        early = await this.startEarly(wanted, info);
       });
     }
     if (u.scene === 'sandbox') {
@@ -170,7 +168,7 @@ export class App {
     } else if (this.lesson && (u.scene === null || this.lesson.info.scenes.some((s) => s.id === u.scene))) {
       const section = u.section && this.lesson.view.goTo(u.section) ? u.section : null;
       const scene = u.scene ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
-      if (scene) await this.openScene(scene, u.params, early?.scene === scene ? early.prepared : undefined);
+      if (scene) await this.openScene(scene, u.params, early?.scene === scene ? early : undefined);
     } else {
       await this.openFile(u.scene ?? DEFAULT_SCENE);
     }
@@ -183,6 +181,24 @@ export class App {
     // the rest of the lesson text renders once the scene moves (it would hold back its first frame)
     const view = this.lesson?.view;
     if (view) void this.bench.moving().then(() => view.renderRest());
+  }
+
+  /**
+   * The scene the link opens, when the lesson's information alone names it (a section in the
+   * link needs the text): prepared, then sent to the physics worker to compile while this thread
+   * builds the lesson text, which waits only for the preparation.
+   */
+  private async startEarly(lesson: string, info: LessonInfo): Promise<EarlyScene | null> {
+    const u = this.url;
+    if (u.scene === 'sandbox' || !this.lessons) return null;
+    const id = u.scene ?? (u.section ? null : info.scenes[0]?.id ?? null);
+    const scene = info.scenes.find((s) => s.id === id);
+    if (!scene) return null;
+    const prepared = this.lessons.prepare(lesson, scene.id, sceneParams(scene, u.params));
+    const p = await prepared.catch(() => null); // openScene reports a failure
+    const compiled = p ? this.bench.sim.load(p.xml, p.files, p.elastic3d) : null;
+    compiled?.catch(() => undefined); // so does the load that takes it
+    return { scene: scene.id, prepared, compiled };
   }
 
   private applyShow(show: string[]): void {
@@ -235,9 +251,9 @@ export class App {
 
   /**
    * Puts a lesson scene on the bench with parameter values (text from the URL, or typed);
-   * `early` is its preparation with these values, if already asked for.
+   * `early` is that scene with these values, if already asked for.
    */
-  async openScene(sceneId: string, raw: Record<string, string | ParamValue>, early?: Promise<PreparedScene>): Promise<boolean> {
+  async openScene(sceneId: string, raw: Record<string, string | ParamValue>, early?: EarlyScene): Promise<boolean> {
     const l = this.lesson;
     const scene = this.sceneInfo(sceneId);
     if (!l || !scene || !this.lessons) return false;
@@ -246,9 +262,9 @@ export class App {
     this.bench.setTitle(pick(scene.title));
     let ok = false;
     try {
-      const prepared = await (early ?? this.lessons.prepare(l.id, sceneId, params));
+      const prepared = await (early?.prepared ?? this.lessons.prepare(l.id, sceneId, params));
       performance.mark('flexlab:scene-prepared');
-      ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d);
+      ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d, { compiled: early?.compiled ?? undefined });
       if (!ok) this.params.showError(this.bench.state.error);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);

@@ -4,12 +4,13 @@
  * card that puts its scene on the bench, an exercise card, a measured number. Sections are deep
  * links (`#<section-id>`); the view reports which section is being read.
  *
- * Rendering a section (Markdown, KaTeX, sanitizing) and laying it out costs tens of ms each in
- * a slow browser, most of a second for a whole lesson, which would hold back the page's first
- * scene. So the view renders the sections up to the one shown at once, and the rest in order
- * while the page is idle once asked to ([`LessonView.renderRest`], when the scene moves); anything that needs a section (scrolling it into view, a link to it,
- * its first scene) renders it, and those before it, on the spot. The rendered sections are
- * always a prefix; one not rendered yet holds a screen's height.
+ * Rendering the sections (Markdown, KaTeX, sanitizing) and laying them out is the largest part
+ * of the page's start-up after the WebGL context, and would hold back the first scene. So the
+ * view renders the sections up to the one shown at once, and the rest in order while the page
+ * is idle once asked to ([`LessonView.renderRest`], when the scene moves). Anything that needs a
+ * section (scrolling it into view, a link to it, its first scene) renders it, and those before
+ * it, on the spot. The rendered sections are always a prefix; one not rendered yet (class
+ * `pending`) holds a screen's height.
  */
 import { button, el } from '../ui/dom';
 import { lang, pick, t } from '../ui/i18n';
@@ -89,7 +90,7 @@ export class LessonView {
         this.events.navigate(s.id);
       });
       list.append(el('li', {}, a));
-      const sec = el('section', { id: sectionAnchor(s.id), class: 'lesson-section', tabindex: '-1', 'data-section': s.id });
+      const sec = el('section', { id: sectionAnchor(s.id), class: 'lesson-section pending', tabindex: '-1', 'data-section': s.id });
       this.sections.set(s.id, sec);
       body.append(sec);
       this.reveal.observe(sec);
@@ -110,11 +111,6 @@ export class LessonView {
     this.renderUpTo((shown && this.sections.has(shown) ? shown : null) ?? info.sections[0]?.id ?? '');
   }
 
-  /** Renders the sections not rendered yet, in order, one per idle period from now on. */
-  renderRest(): void {
-    this.scheduleRest();
-  }
-
   /** Whether every section is rendered. */
   get complete(): boolean {
     return this.rendered === this.info.sections.length;
@@ -131,20 +127,21 @@ export class LessonView {
     this.rendered++;
     const sec = this.sections.get(id) as HTMLElement;
     this.reveal.unobserve(sec);
+    sec.classList.remove('pending');
     this.renderSection(id, this.text(id));
   }
 
   /**
-   * The remaining sections, one per idle period. A page that is never idle (a heavy scene in a
-   * slow browser) still gets one each second.
+   * Renders the sections not rendered yet, in order, one per idle period from now on. A page
+   * that is never idle (a heavy scene in a slow browser) still gets one each second.
    */
-  private scheduleRest(): void {
+  renderRest(): void {
     if (this.disposed || this.complete || this.idle !== null) return;
     const run = () => {
       this.idle = null;
       if (this.disposed || this.complete) return;
       this.renderNext();
-      this.scheduleRest();
+      this.renderRest();
     };
     this.idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 1000 }) : window.setTimeout(run, 0);
   }
@@ -158,8 +155,6 @@ export class LessonView {
   private renderSection(id: string, src: string): void {
     const sec = this.sections.get(id) as HTMLElement;
     sec.append(markdownFragment(src));
-    if (!sec.childElementCount) sec.append(el('p', {}, '\u00a0')); // an empty text is not "not rendered"
-
     for (const table of Array.from(sec.querySelectorAll('table'))) {
       const wrap = el('div', { class: 'table-scroll' });
       table.replaceWith(wrap);

@@ -44,6 +44,11 @@ const _xpos = new THREE.Vector3();
 
 export interface LoadOptions {
   autoplay?: boolean;
+  /**
+   * The compilation of these very inputs, already asked of the worker (`sim.load`): the page
+   * starts its first scene's while it builds the lesson text.
+   */
+  compiled?: Promise<LoadedScene>;
   /** Keep the camera where the student left it (parameter changes). */
   keepCamera?: boolean;
 }
@@ -89,8 +94,6 @@ export class Bench {
   private resetListeners: Array<() => void> = [];
   private messageKind: 'error' | 'warn' | 'diverged' | null = null;
   private lastXml: { xml: string; files: ModelFiles; elastic3d: Record<string, number> } | null = null;
-  /** A compilation started ahead of [`Bench.load`] of the same inputs (see `preload`). */
-  private preloaded: { xml: string; files: ModelFiles; elastic3d: Record<string, number>; scene: Promise<LoadedScene> } | null = null;
 
   constructor(host: HTMLElement) {
     // first: the worker fetches and compiles the engine while this thread builds the page
@@ -247,11 +250,8 @@ export class Bench {
   async load(xml: string, files: ModelFiles = [], elastic3d: Record<string, number> = {}, opts: LoadOptions = {}): Promise<boolean> {
     this.state.loading = true;
     const wasRunning = this.state.running;
-    const pre = this.preloaded;
-    this.preloaded = null;
     try {
-      const same = pre && pre.xml === xml && pre.files === files && pre.elastic3d === elastic3d;
-      const s = await (same ? pre.scene : this.sim.load(xml, files, elastic3d));
+      const s = await (opts.compiled ?? this.sim.load(xml, files, elastic3d));
       performance.mark('flexlab:scene-compiled');
       this.lastXml = { xml, files, elastic3d };
       this.current = s;
@@ -298,17 +298,6 @@ export class Bench {
       };
       check();
     });
-  }
-
-  /**
-   * Starts compiling a scene in the worker without showing it: the next [`Bench.load`] of the
-   * very same inputs (the same objects) shows it when ready. The page uses it to compile the
-   * first scene while it builds the lesson text; any other load discards it.
-   */
-  preload(xml: string, files: ModelFiles = [], elastic3d: Record<string, number> = {}): void {
-    const scene = this.sim.load(xml, files, elastic3d);
-    scene.catch(() => undefined); // the load that takes it reports the error
-    this.preloaded = { xml, files, elastic3d, scene };
   }
 
   private handleFrame(data: Float32Array, stats: FrameStats): void {
