@@ -5,9 +5,9 @@
 //
 //   node scripts/bench/browser.mjs --dist DIR --out FILE.json [--rounds N] [--only a,b]
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_ARGS, loadOnce, serve, summarize } from './first-frame.mjs';
 import { includes, readScenes, ROOT } from './scenes.mjs';
 
 const args = process.argv.slice(2);
@@ -24,47 +24,14 @@ const firstFrameLoads = Number(opt('--loads', '3'));
 const port = Number(opt('--port', '4179'));
 const base = `http://127.0.0.1:${port}`;
 
-// Playwright's Chromium settings, as playwright.config.ts; plus no background throttling
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-];
-
-async function waitForServer(url, ms) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not answer at ${url}`);
-}
 
 const log = (s) => process.stderr.write(`${s}\n`);
 
 async function main() {
-  const server = spawn(
-    path.join(ROOT, 'node_modules/.bin/vite'),
-    ['preview', '--config', 'web/vite.config.ts', '--outDir', dist, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  const server = await serve(dist, port);
   const result = { chromium: '', versions: {}, scenes: [], firstFrame: null };
   let browser;
   try {
-    await waitForServer(`${base}/bench.html`, 30_000);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     result.chromium = browser.version();
     const open = async () => {
@@ -114,57 +81,13 @@ function save(result) {
   fs.writeFileSync(outFile, `${JSON.stringify(result, null, 1)}\n`);
 }
 
-/**
- * Time from navigation start to the first frame the lab draws after the physics has stepped
- * (`__flexlab.state.steps > 0`, then one more drawn frame), in fresh contexts (no cache).
- */
+/** The lab's first simulated frame over `firstFrameLoads` fresh loads (first-frame.mjs). */
 async function firstFrame(browser) {
-  const times = [];
-  /** The page's milestones (performance marks 'flexlab:…') of every load, ms after navigation. */
-  const marks = {};
-  let scene = '';
-  for (let i = 0; i < firstFrameLoads; i++) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await ctx.addInitScript(() => {
-      let frames0 = -1;
-      const poll = () => {
-        const s = window.__flexlab?.state;
-        if (s && s.steps > 0 && frames0 < 0) frames0 = s.frames;
-        if (s && frames0 >= 0 && s.frames > frames0) {
-          window.__firstFrameMs = performance.now();
-          return;
-        }
-        requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
-    });
-    const page = await ctx.newPage();
-    await page.goto(`${base}/`);
-    await page.waitForFunction(() => typeof window.__firstFrameMs === 'number', null, { timeout: 60_000 });
-    const r = await page.evaluate(() => ({
-      ms: window.__firstFrameMs,
-      scene: window.__flexlab.state.info?.name ?? '',
-      marks: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('flexlab:')).map((m) => [m.name.slice(8), m.startTime]),
-    }));
-    times.push(r.ms);
-    // the first time each milestone was reached (a later scene load marks again)
-    const seen = new Set();
-    for (const [name, t] of r.marks) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      (marks[name] ??= []).push(t);
-    }
-    scene = r.scene;
-    await ctx.close();
-  }
-  times.sort((a, b) => a - b);
-  log(`browser first frame: ${times.map((t) => t.toFixed(0)).join(', ')} ms (${scene})`);
-  const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  // in the order the page reaches them
-  const milestones = Object.entries(marks)
-    .map(([name, v]) => ({ name, median: median(v), loads: v.length }))
-    .sort((a, b) => a.median - b.median);
-  return { ms: times, median: median(times), scene, milestones };
+  const loads = [];
+  for (let i = 0; i < firstFrameLoads; i++) loads.push(await loadOnce(browser, `${base}/`));
+  const r = summarize(loads);
+  log(`browser first frame: ${r.ms.map((t) => t.toFixed(0)).join(', ')} ms (${r.scene})`);
+  return r;
 }
 
 main().catch((e) => {

@@ -6,12 +6,10 @@
 # Node's own start-up varies by about 8M instructions between runs (0.3% of a load, measured on
 # two load-only runs), so a count per step varies by about 8M/STEPS: choose STEPS so that this
 # is small beside a step. Prints instructions per step: a run of WARMUP+STEPS steps less a run
-# of WARMUP+1 steps, over STEPS−1. V8 compiles a wasm function on its first call, and that
+# of WARMUP+1 steps, over STEPS-1. V8 compiles a wasm function on its first call, and that
 # compilation counts as stepping unless the first WARMUP+1 steps have already called it: let
-# WARMUP reach the phase to measure. trilinear_box_drop touches the floor
-# near step 120; counted from step 100, its steps seemed to take 5.6M instructions, counted from
-# step 200 they take about 1.0M (0.95-1.06M over three runs; 0.69M natively). (Before, a load-only run was subtracted, which left
-# that compilation in every count; compiling everything at load instead made counts vary by 20%.)
+# WARMUP reach the phase to measure (trilinear_box_drop touches the floor near step 120, so
+# count it from step 200; compiling everything at load instead made counts vary by 20%).
 #   bash scripts/bench/wasm-count.sh MODEL.xml [STEPS] [WARMUP] [INCLUDE,...]
 # Needs valgrind (Debian: apt-get install valgrind). Compare two trees by running it in each.
 set -euo pipefail
