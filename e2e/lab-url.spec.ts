@@ -56,3 +56,33 @@ test('a copied link restores the model, camera, view toggles and language', asyn
   expect(await p2.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
   await other.close();
 });
+
+test('a link naming a scene the lesson does not have opens the lesson and its first scene, and says so', async ({ page }) => {
+  for (const query of ['?lang=en&scene=drape-bal', '?lang=en&lesson=b6-flex&scene=drape-bal']) {
+    await openLab(page, query);
+    await waitFrames(page, 2);
+    await expect(page.getByRole('heading', { level: 2, name: /^B6 Flex/ })).toBeVisible();
+    // the lesson's first scene is on the bench, and the address now names it
+    const first = await page.locator('figure.scene-card').first().getAttribute('data-scene');
+    await expect(page.locator('figure.scene-card.active').first()).toHaveAttribute('data-scene', first!);
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('scene') === id, first);
+    await expect(page.getByRole('alert')).toContainText('scene “drape-bal” that this lesson does not have');
+  }
+});
+
+test('a link naming a lesson that does not exist opens the first lesson, and says so', async ({ page }) => {
+  await openLab(page, '?lang=en&lesson=b7-nope');
+  await waitFrames(page, 2);
+  await expect(page.getByRole('note')).toHaveText('There is no lesson “b7-nope” (mistyped or outdated link?).');
+  await expect(page.getByRole('heading', { level: 2, name: /^B6 Flex/ })).toBeVisible();
+});
+
+test('a sandbox link whose model is cut short says so and offers the lessons', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox&mjcf=AbCd');
+  await expect(page.getByRole('alert')).toContainText('The model in this link could not be read (is the link complete?)');
+  await expect(page.getByRole('status').filter({ hasText: 'No scene loaded' })).toBeVisible();
+  await page.getByRole('link', { name: /^B6 Flex/ }).click();
+  await waitFrames(page, 2);
+  expect(new URL(page.url()).searchParams.get('lesson')).toBe('b6-flex');
+  await expect(page.getByRole('heading', { level: 2, name: /^B6 Flex/ })).toBeVisible();
+});

@@ -26,6 +26,8 @@ const ROOTS = [
 
 export interface CompiledLessonEntry {
   hidden: boolean;
+  /** The lesson's title, for links to it (the compiled lesson's `title`). */
+  title: { zh?: string; en?: string };
   /** The compiled lesson, JSON text for the wasm `Lesson` constructor. */
   compiled: string;
 }
@@ -52,7 +54,8 @@ function compileAll(repo: string): Record<string, CompiledLessonEntry> {
   for (const root of ROOTS) {
     for (const [name, compiled] of Object.entries(compileRoot(repo, root.dir, root.hidden))) {
       // the first root wins a folder name that is in both
-      all[name] ??= { hidden: root.hidden, compiled: JSON.stringify(compiled) };
+      const title = (compiled as { title?: { zh?: string; en?: string } }).title ?? {};
+      all[name] ??= { hidden: root.hidden, title, compiled: JSON.stringify(compiled) };
     }
   }
   return all;

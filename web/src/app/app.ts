@@ -6,7 +6,7 @@
  */
 import { dropUntaken } from '../boot';
 import { LessonApiMissing, LessonClient } from '../lesson/client';
-import { lessonBundle, lessonIds, sceneFile, type LessonBundle } from '../lesson/bundle';
+import { lessonBundle, lessonIds, lessonTitle, sceneFile, type LessonBundle } from '../lesson/bundle';
 import type { LessonInfo, PreparedScene, SceneInfo } from '../lesson/types';
 import { LessonView } from '../lesson/view';
 import type { LoadedScene } from '../sim/client';
@@ -145,11 +145,28 @@ export class App {
     return this.lesson?.view.complete ?? true;
   }
 
-  /** The lesson the URL opens, if any. */
+  /**
+   * The lesson the URL opens, if any: the one it names, else the first lesson unless the link
+   * shows a model of its own (the sandbox or a scene file). A link naming a lesson or a scene
+   * that does not exist (mistyped, or from an older lab) opens the first lesson; `start` says so.
+   */
   private firstLesson(): string | null {
     const u = this.url;
-    const ids = lessonIds();
-    return u.lesson ?? (u.scene === null && ids.length ? ids[0] : null);
+    if (u.lesson !== null && lessonBundle(u.lesson)) return u.lesson;
+    if (u.scene !== null && this.linkedFile()) return null;
+    return lessonIds()[0] ?? null;
+  }
+
+  /** Whether the link's scene is the sandbox or a scene file (not a lesson's scene id). */
+  private linkedFile(): boolean {
+    const s = this.url.scene;
+    return s === 'sandbox' || (s !== null && sceneFile(s) !== undefined);
+  }
+
+  /** The lesson scene the link names, if the lesson has it. */
+  private linkedScene(info: LessonInfo): SceneInfo | undefined {
+    const s = this.url.scene;
+    return s === null ? undefined : info.scenes.find((x) => x.id === s);
   }
 
   /** Loads what the URL names. */
@@ -165,14 +182,17 @@ export class App {
     }
     if (u.scene === 'sandbox') {
       await this.startSandbox(u.mjcf);
-    } else if (this.lesson && (u.scene === null || this.lesson.info.scenes.some((s) => s.id === u.scene))) {
+    } else if (this.lesson && !this.linkedFile()) {
+      const named = this.linkedScene(this.lesson.info);
       const section = u.section && this.lesson.view.goTo(u.section) ? u.section : null;
-      const scene = u.scene ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
-      if (scene) await this.openScene(scene, u.params, early?.scene === scene ? early : undefined);
+      const scene = named?.id ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
+      if (scene) await this.openScene(scene, named ? u.params : {}, early?.scene === scene ? early : undefined);
+      if (u.scene !== null && !named) this.bench.showMessage(t('unknownSceneShown', { scene: u.scene }), 'warn');
     } else {
       await this.openFile(u.scene ?? DEFAULT_SCENE);
     }
-    if (!this.lesson && !this.lessonPane.childElementCount) this.notice(t('noLessons'));
+    if (u.lesson !== null && !lessonBundle(u.lesson)) this.notice(t('unknownLesson', { lesson: u.lesson }), !this.lesson);
+    else if (!this.lesson && !this.lessonPane.childElementCount) this.notice(t('noLessons'));
     dropUntaken();
     if (u.cam) this.bench.viewer.setCameraState(u.cam);
     if (u.show) this.applyShow(u.show);
@@ -190,11 +210,11 @@ export class App {
    */
   private async startEarly(lesson: string, info: LessonInfo): Promise<EarlyScene | null> {
     const u = this.url;
-    if (u.scene === 'sandbox' || !this.lessons) return null;
-    const id = u.scene ?? (u.section ? null : info.scenes[0]?.id ?? null);
-    const scene = info.scenes.find((s) => s.id === id);
+    if (this.linkedFile() || !this.lessons) return null;
+    const named = this.linkedScene(info);
+    const scene = named ?? (u.section ? undefined : info.scenes[0]);
     if (!scene) return null;
-    const prepared = this.lessons.prepare(lesson, scene.id, sceneParams(scene, u.params));
+    const prepared = this.lessons.prepare(lesson, scene.id, sceneParams(scene, named ? u.params : {}));
     const p = await prepared.catch(() => null); // openScene reports a failure
     const compiled = p ? this.bench.sim.load(p.xml, p.files, p.elastic3d) : null;
     compiled?.catch(() => undefined); // so does the load that takes it
@@ -234,8 +254,26 @@ export class App {
     }
   }
 
-  private notice(text: string): void {
-    this.lessonPane.replaceChildren(el('p', { class: 'notice' }, text));
+  /**
+   * A note in the lesson pane: above the lesson if one is shown, else in its place with links
+   * to the lessons there are (`withLinks`).
+   */
+  private notice(text: string, withLinks = true): void {
+    const note = el('p', { class: 'notice', role: 'note' }, text);
+    if (this.lesson) {
+      this.lessonPane.prepend(note);
+      return;
+    }
+    this.lessonPane.replaceChildren(note);
+    const ids = lessonIds();
+    if (!withLinks || !ids.length) return;
+    const list = el('ul', { class: 'lesson-links' });
+    for (const id of ids) {
+      const q = new URLSearchParams({ lesson: id });
+      if (this.url.lang === 'en') q.set('lang', 'en');
+      list.append(el('li', {}, el('a', { href: `?${q.toString()}` }, pick(lessonTitle(id)) || id)));
+    }
+    this.lessonPane.append(el('p', {}, t('lessonsHere')), list);
   }
 
   /** Navigating to a section (table of contents, deep link) puts its first scene on the bench. */
@@ -324,7 +362,8 @@ export class App {
       if (packed) xml = await unpackText(packed, MAX_MJCF_BYTES);
       else xml = localStorage.getItem(SANDBOX_KEY) ?? '';
     } catch (e) {
-      this.bench.showMessage(String(e instanceof Error ? e.message : e), 'error');
+      const why = e instanceof Error ? e.message : String(e);
+      this.bench.showMessage(packed ? `${t('badLinkModel')}:\n${why}` : why, 'error');
     }
     this.sandbox.open();
     if (xml && new TextEncoder().encode(xml).length <= MAX_MJCF_BYTES) {
@@ -333,6 +372,7 @@ export class App {
     } else {
       this.bench.setTitle(t('sandbox'));
       this.params.set([], {});
+      this.bench.showEmpty();
     }
   }
 

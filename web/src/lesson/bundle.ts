@@ -43,6 +43,11 @@ export function lessonIds(includeHidden = false): string[] {
   return ids.sort((a, c) => Number(compiledLessons[a].hidden) - Number(compiledLessons[c].hidden) || a.localeCompare(c));
 }
 
+/** A lesson's title (both languages), without reading the compiled lesson. */
+export function lessonTitle(id: string): { zh?: string; en?: string } | undefined {
+  return Object.hasOwn(compiledLessons, id) ? compiledLessons[id].title : undefined;
+}
+
 export function lessonBundle(id: string): LessonBundle | undefined {
   return bundle(id);
 }

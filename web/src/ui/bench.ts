@@ -342,7 +342,16 @@ export class Bench {
   }
 
   /** Shows a message; `withReset` adds a Reset button (divergence, crash). */
+  /** There is no scene to show (an empty sandbox): once the engine is up, the status says so. */
+  showEmpty(): void {
+    void this.sim.ready().then(() => {
+      if (!this.current) this.status.textContent = t('noScene');
+    });
+  }
+
   showMessage(text: string, kind: 'error' | 'warn', withReset = false): void {
+    // an error before any scene loaded: the status line no longer waits for one
+    if (kind === 'error' && !this.current) this.status.textContent = t('noScene');
     this.messageKind = kind;
     this.message.hidden = false;
     this.message.className = `message ${kind}`;

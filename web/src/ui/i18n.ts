@@ -89,8 +89,8 @@ const STRINGS = {
   contactPlot: { zh: '接触 contact：穿透 (m) 与法向力 (N)', en: 'Contact: penetration (m) and normal force (N)' },
   lesson: { zh: '课程', en: 'Lesson' },
   noLessons: {
-    zh: '这里还没有课程。实验台可以直接使用：拖动顶点或物体施加弹簧力，在“字段检查器”里按 MuJoCo 的名字查看 mjModel / mjData，在“自己的模型”里粘贴 MJCF。',
-    en: 'No lesson here yet. The bench works on its own: drag a vertex or a body to pull it with a spring, read mjModel / mjData by MuJoCo’s names in the field inspector, and paste your own MJCF under “Your own model”.',
+    zh: '这个页面没有课程。实验台可以直接使用：拖动顶点或物体施加弹簧力，在“字段检查器”里按 MuJoCo 的名字查看 mjModel / mjData，在“自己的模型”里粘贴 MJCF。',
+    en: 'No lesson on this page. The bench works on its own: drag a vertex or a body to pull it with a spring, read mjModel / mjData by MuJoCo’s names in the field inspector, and paste your own MJCF under “Your own model”.',
   },
   lessonEngineMissing: {
     zh: '本版本的引擎还不能读取课程（缺少 wasm Lesson 接口）；实验台照常可用。',
@@ -98,6 +98,20 @@ const STRINGS = {
   },
   lessonError: { zh: '课程无法载入', en: 'The lesson could not be loaded' },
   unknownScene: { zh: '未知场景', en: 'unknown scene' },
+  unknownSceneShown: {
+    zh: '链接中的场景 “{scene}” 在本课中不存在（链接可能输错或已过时），这里显示的是本节的场景。',
+    en: 'The link names a scene “{scene}” that this lesson does not have (mistyped or outdated?); the bench shows the section’s scene instead.',
+  },
+  unknownLesson: {
+    zh: '没有名为 “{lesson}” 的课程（链接可能输错或已过时）。',
+    en: 'There is no lesson “{lesson}” (mistyped or outdated link?).',
+  },
+  lessonsHere: { zh: '可用的课程：', en: 'The lessons here:' },
+  noScene: { zh: '没有载入场景', en: 'No scene loaded' },
+  badLinkModel: {
+    zh: '无法读取链接中的模型（链接可能不完整）',
+    en: 'The model in this link could not be read (is the link complete?)',
+  },
   skip: { zh: '跳到实验台', en: 'Skip to the bench' },
   units: { zh: '单位', en: 'unit' },
   choices: { zh: '选项', en: 'Choices' },
