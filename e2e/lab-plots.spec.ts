@@ -18,6 +18,11 @@ test('plots follow the running scene and export as CSV', async ({ page }) => {
     const p = window.__flexlab.app.plots;
     return p.count > f.count + 20 && p.redraws > f.redraws + 2;
   }, first);
+  // every chart has a y range: the edge chart too while no edge is selected (its "selected"
+  // series is NaN then, which left it blank)
+  const ranges = await page.evaluate(() => window.__flexlab.app.plots.yRanges());
+  expect(ranges).toHaveLength(3);
+  for (const [lo, hi] of ranges) expect(Number.isFinite(lo) && Number.isFinite(hi) && hi! > lo!).toBe(true);
   // the uPlot series hold the same samples
   const n = await page.evaluate(() => window.__flexlab.app.plots.count);
   expect(n).toBeGreaterThan(20);

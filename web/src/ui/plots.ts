@@ -62,6 +62,29 @@ const CHARTS: ChartSpec[] = [
   },
 ];
 
+/**
+ * The range of a y scale over the finite samples of its series, padded as uPlot pads its own.
+ * uPlot starts its min and max at a series' first non-null sample, so a series that begins with
+ * NaN (the selected edge's length before an edge is selected) would leave the whole chart
+ * without a range, and blank.
+ */
+export function finiteRange(u: uPlot, key: string): uPlot.Range.MinMax {
+  let min = Infinity;
+  let max = -Infinity;
+  u.series.forEach((s, i) => {
+    if (i === 0 || s.scale !== key || s.show === false) return;
+    const d = u.data[i];
+    for (let k = 0; k < d.length; k++) {
+      const v = d[k];
+      if (v == null || !Number.isFinite(v)) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  });
+  if (min > max) return [0, 1];
+  return uPlot.rangeNum(min, max, 0.1, true);
+}
+
 export class Plots {
   readonly root: HTMLDetailsElement;
   private cols: Float64Array[] = COLUMNS.map(() => new Float64Array(CAPACITY));
@@ -105,6 +128,7 @@ export class Plots {
     const w = this.width();
     CHARTS.forEach((c, i) => {
       const scales: uPlot.Scales = { x: { time: false } };
+      for (const key of new Set(c.series.map((s) => s.scale ?? 'y'))) scales[key] = { range: (u) => finiteRange(u, key) };
       const axes: uPlot.Axis[] = [{ label: 't (s)' }, { scale: c.series[0].scale ?? 'y', size: 60 }];
       if (c.series.some((s) => s.scale === 'N')) axes.push({ scale: 'N', side: 1, grid: { show: false }, size: 50 });
       const opts: uPlot.Options = {
@@ -174,6 +198,14 @@ export class Plots {
     this.ensureCharts();
     CHARTS.forEach((c, i) => this.charts[i].setData(this.data(c)));
     this.redraws++;
+  }
+
+  /** Each chart's y range as drawn, [min, max] of its first scale (for tests). */
+  yRanges(): Array<[number | null, number | null]> {
+    return this.charts.map((u, i) => {
+      const sc = u.scales[CHARTS[i].series[0].scale ?? 'y'];
+      return [sc.min ?? null, sc.max ?? null];
+    });
   }
 
   clear(): void {
