@@ -23,6 +23,14 @@ export function formatNumber(x: number): string {
   return String(Number(x.toPrecision(4)));
 }
 
+/**
+ * Whether an author's sentence already states `x` as `formatNumber` writes it; a typeset minus
+ * (U+2212, as in "−2.277") counts as the minus sign.
+ */
+export function statesNumber(text: string, x: number): boolean {
+  return text.replace(/\u2212/g, '-').includes(formatNumber(x));
+}
+
 export class ExerciseCard {
   readonly root: HTMLElement;
   private input: HTMLInputElement | null = null;

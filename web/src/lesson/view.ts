@@ -15,7 +15,7 @@
 import { button, el } from '../ui/dom';
 import { lang, pick, t } from '../ui/i18n';
 import type { LessonClient } from './client';
-import { ExerciseCard, formatNumber } from './exercise';
+import { ExerciseCard, formatNumber, statesNumber } from './exercise';
 import { sectionTitle } from './markdown';
 import { markdownFragment, setInlineMarkdown } from './sanitize';
 import type { LessonFiles, LessonInfo } from './types';
@@ -212,7 +212,7 @@ export class LessonView {
         tb.append(txt);
         // the author's sentence usually states the number already; add it only when it does not
         const tv = info.textbook.value;
-        if (typeof tv === 'number' && !pick(info.textbook.text).includes(formatNumber(tv))) tb.append(` (${formatNumber(tv)}${unit})`);
+        if (typeof tv === 'number' && !statesNumber(pick(info.textbook.text), tv)) tb.append(` (${formatNumber(tv)}${unit})`);
         card.append(tb);
       }
     }
