@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test } from '@playwright/test';
 import { expect, fixture, loadSandbox, openLab, stepAndWait, waitSteps } from './lab';
 
@@ -105,4 +106,41 @@ test('a dropped .xml file is loaded into the sandbox', async ({ page }) => {
   await page.waitForFunction(() => window.__flexlab.state.loads === 1);
   expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-cable');
   await expect(page.getByLabel('MJCF text')).toHaveValue(xml);
+});
+
+test('a model dropped with the files it includes and reads is loaded; alone, it says what is missing', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const dir = new URL('./fixtures/models/multi/', import.meta.url);
+  const files = [['tent.xml', 'tent.xml'], ['floor.xml', 'floor.xml'], ['tent.obj', 'asset/tent.obj']].map(([name, path]) => ({
+    name,
+    text: readFileSync(new URL(path, dir), 'utf8'),
+  }));
+  const drop = (list: Array<{ name: string; text: string }>) =>
+    page.locator('details.sandbox').evaluate((panel, l) => {
+      const dt = new DataTransfer();
+      for (const f of l) dt.items.add(new File([f.text], f.name));
+      panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, list);
+
+  // the model alone: MuJoCo's message names the included file, and the sandbox says what to do
+  await drop(files.slice(0, 1));
+  await page.waitForFunction(() => window.__flexlab.state.errors === 1);
+  await expect(page.getByRole('alert')).toContainText("could not read included file 'floor.xml'");
+  await expect(page.getByRole('alert')).not.toContainText(", file '"); // the pasted text has no file name
+  await expect(page.locator('details.sandbox').getByRole('status')).toHaveText(/files it includes or reads/);
+
+  // all three, in any order: the model is the file no other includes; the mesh is found under meshdir
+  await drop([files[2], files[1], files[0]]);
+  await page.waitForFunction(() => window.__flexlab.state.loads === 1);
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('lab-multi');
+  expect(await page.evaluate(() => window.__flexlab.state.info!.sizes.ngeom)).toBe(2);
+  await expect(page.getByLabel('MJCF text')).toHaveValue(files[0].text);
+  await expect(page.getByText('Beside tent.xml: tent.obj, floor.xml')).toBeVisible();
+
+  // the files stay beside the model text for the next load, until forgotten
+  await page.getByRole('button', { name: 'Load model' }).click();
+  await page.waitForFunction(() => window.__flexlab.state.loads === 2);
+  await page.getByRole('button', { name: 'Forget these files' }).click();
+  await page.getByRole('button', { name: 'Load model' }).click();
+  await page.waitForFunction(() => window.__flexlab.state.errors === 2);
 });

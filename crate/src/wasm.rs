@@ -59,7 +59,9 @@ impl Scene {
             };
             src.files.push((name, bytes));
         }
-        let mut spec = crate::mjcf::parse(xml, Some("scene.xml"), &src).map_err(js_err)?;
+        // the model text has no file name (as MuJoCo's from_xml_string): its errors give a line
+        // only, and an error in an included file names that file
+        let mut spec = crate::mjcf::parse(xml, None, &src).map_err(js_err)?;
         for (name, value) in
             crate::spec::parse_elastic3d(elastic3d).map_err(|e| JsError::new(&e))?
         {

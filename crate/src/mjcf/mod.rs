@@ -104,6 +104,17 @@ mod tests {
     }
 
     #[test]
+    fn files_in_memory_are_found_through_dot_segments() {
+        let src = MemSource {
+            files: vec![("asset/inc.xml".into(), b"<mujoco/>".to_vec())],
+        };
+        for path in ["asset/inc.xml", "./asset/inc.xml", "asset/./inc.xml"] {
+            assert!(src.read(path).is_some(), "{path}");
+        }
+        assert!(src.read("other/inc.xml").is_none());
+    }
+
+    #[test]
     fn malformed_xml_is_an_error_not_a_panic() {
         for bad in [
             "",

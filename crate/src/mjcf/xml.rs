@@ -35,7 +35,9 @@ pub struct MemSource {
 
 impl FileSource for MemSource {
     fn read(&self, path: &str) -> Option<Vec<u8>> {
-        let norm = path.trim_start_matches("./");
+        // `meshdir="asset/"` with `file="./a.obj"` asks for "asset/./a.obj"
+        let norm = path.replace("/./", "/");
+        let norm = norm.trim_start_matches("./");
         self.files
             .iter()
             .find(|(n, _)| n == norm || n.ends_with(&format!("/{norm}")))

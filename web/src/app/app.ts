@@ -5,6 +5,7 @@
  * student sees, so a copied link restores it.
  */
 import { dropUntaken } from '../boot';
+import type { ModelFiles } from '../engine/flexlab';
 import { LessonApiMissing, LessonClient } from '../lesson/client';
 import { lessonBundle, lessonIds, lessonTitle, sceneFile, type LessonBundle } from '../lesson/bundle';
 import type { LessonInfo, PreparedScene, SceneInfo } from '../lesson/types';
@@ -95,7 +96,7 @@ export class App {
     this.controls = new ControlPanel(this.bench.panels, this.bench.sim);
     this.inspector = new Inspector(this.bench.panels, this.bench.sim);
     this.plots = new Plots(this.bench.panels);
-    this.sandbox = new Sandbox(this.bench.panels, (xml) => void this.loadSandbox(xml));
+    this.sandbox = new Sandbox(this.bench.panels, (xml, files) => void this.loadSandbox(xml, files));
 
     copy.addEventListener('click', () => void this.copyLink());
     this.bench.onLoaded((s) => {
@@ -376,13 +377,18 @@ export class App {
     }
   }
 
-  /** The student's own model: compiled on the bench; the link carries it when small. */
-  async loadSandbox(xml: string): Promise<boolean> {
+  /**
+   * The student's own model, with the files it includes or reads: compiled on the bench; the
+   * link carries the model when small, never the files.
+   */
+  async loadSandbox(xml: string, files: ModelFiles = []): Promise<boolean> {
     this.params.set([], {});
     this.bench.setTitle(t('sandbox'));
     this.lesson?.view.setActiveScene(null);
     this.sandbox.open();
-    const ok = await this.bench.load(xml);
+    const ok = await this.bench.load(xml, files);
+    // MuJoCo's message names the file; the sandbox says how to give it
+    if (!ok && /could not read included file|Error opening file/.test(this.bench.state.error ?? '')) this.sandbox.say(t('missingFiles'));
     let packed: string | null = null;
     try {
       localStorage.setItem(SANDBOX_KEY, xml);

@@ -1,9 +1,12 @@
 /**
- * The sandbox: the student pastes MJCF or drops / chooses an .xml file, and it is compiled on
- * the bench. Text is bounded in size before it reaches the engine; nothing is ever evaluated.
+ * The sandbox: the student pastes MJCF or drops / chooses an .xml file, with the files it
+ * includes or reads if it has any (modelfiles.ts), and it is compiled on the bench. Text and
+ * files are bounded in size before they reach the engine; nothing is ever evaluated.
  */
+import type { ModelFiles } from '../engine/flexlab';
 import { button, el, uniqueId } from './dom';
 import { t } from './i18n';
+import { MAX_EXTRA_BYTES, pickModel, type PickedFile } from './modelfiles';
 
 /** Largest model the sandbox accepts (bytes of UTF-8). */
 export const MAX_MJCF_BYTES = 512 * 1024;
@@ -12,8 +15,12 @@ export class Sandbox {
   readonly root: HTMLDetailsElement;
   readonly textarea: HTMLTextAreaElement;
   private note: HTMLElement;
+  private filesLine: HTMLElement;
+  private filesText: HTMLElement;
+  /** The files beside the model, from the last selection of several files. */
+  private files: ModelFiles = [];
 
-  constructor(host: HTMLElement, private readonly onLoad: (xml: string) => void) {
+  constructor(host: HTMLElement, private readonly onLoad: (xml: string, files: ModelFiles) => void) {
     const id = uniqueId('sandbox');
     this.root = el('details', { class: 'panel sandbox' });
     const summary = el('summary', {}, t('sandbox'));
@@ -27,18 +34,23 @@ export class Sandbox {
       class: 'mjcf',
     });
     const label = el('label', { for: `${id}-text` }, t('sandboxLabel'));
-    const file = el('input', { type: 'file', accept: '.xml,text/xml,application/xml', id: `${id}-file`, class: 'visually-hidden' });
+    const file = el('input', { type: 'file', multiple: '', id: `${id}-file`, class: 'visually-hidden' });
     const fileLabel = el('label', { for: `${id}-file`, class: 'file-button' }, t('chooseFile'));
     const load = button(t('loadModel'), { class: 'primary' });
     this.note = el('p', { class: 'note', role: 'status' });
+    this.filesText = el('span');
+    const forget = button(t('forgetFiles'));
+    this.filesLine = el('p', { class: 'files' }, this.filesText, ' ', forget);
+    this.filesLine.hidden = true;
     const row = el('div', { class: 'row' }, load, file, fileLabel);
-    this.root.append(summary, hint, label, this.textarea, row, this.note);
+    this.root.append(summary, hint, label, this.textarea, this.filesLine, row, this.note);
     host.append(this.root);
 
     load.addEventListener('click', () => this.submit(this.textarea.value));
+    forget.addEventListener('click', () => this.setFiles([], []));
     file.addEventListener('change', () => {
-      const f = file.files?.[0];
-      if (f) void this.readFile(f);
+      const list = Array.from(file.files ?? []);
+      if (list.length) void this.readFiles(list);
       file.value = '';
     });
     for (const target of [this.root as HTMLElement, this.textarea as HTMLElement]) {
@@ -51,8 +63,8 @@ export class Sandbox {
         ev.preventDefault();
         ev.stopPropagation();
         this.root.classList.remove('drop');
-        const f = ev.dataTransfer?.files?.[0];
-        if (f) void this.readFile(f);
+        const list = Array.from(ev.dataTransfer?.files ?? []);
+        if (list.length) void this.readFiles(list);
         else {
           const text = ev.dataTransfer?.getData('text/plain');
           if (text) this.submit(text);
@@ -61,13 +73,40 @@ export class Sandbox {
     }
   }
 
-  private async readFile(f: File): Promise<void> {
-    if (f.size > MAX_MJCF_BYTES) {
-      this.say(t('tooLarge', { size: Math.ceil(f.size / 1024), n: MAX_MJCF_BYTES / 1024 }));
+  /**
+   * One file is the model; several are a model with the files it includes or reads, which
+   * stay beside it for later loads until other files are chosen or they are forgotten.
+   */
+  private async readFiles(list: File[]): Promise<void> {
+    if (list.length === 1) {
+      const f = list[0];
+      if (f.size > MAX_MJCF_BYTES) {
+        this.say(t('tooLarge', { size: Math.ceil(f.size / 1024), n: MAX_MJCF_BYTES / 1024 }));
+        return;
+      }
+      this.setFiles([], []);
+      this.submit(await f.text());
       return;
     }
-    const text = await f.text();
-    this.submit(text);
+    const total = list.reduce((n, f) => n + f.size, 0);
+    if (total > MAX_MJCF_BYTES + MAX_EXTRA_BYTES) {
+      this.say(t('filesTooLarge', { n: (MAX_EXTRA_BYTES >> 20) }));
+      return;
+    }
+    const picked: PickedFile[] = await Promise.all(list.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    const p = pickModel(picked);
+    if (!p.ok) {
+      this.say(t(p.why === 'noXml' ? 'filesNoXml' : p.why === 'notText' ? 'filesNotText' : 'filesTooLarge', { n: MAX_EXTRA_BYTES >> 20 }));
+      return;
+    }
+    this.setFiles(p.files, p.extra, p.main);
+    this.submit(p.text);
+  }
+
+  private setFiles(files: ModelFiles, names: string[], main = ''): void {
+    this.files = files;
+    this.filesLine.hidden = names.length === 0;
+    this.filesText.textContent = names.length ? t('besideModel', { main, files: names.join(', ') }) : '';
   }
 
   /** Checks the size, shows the text, and hands it to the bench. */
@@ -79,7 +118,7 @@ export class Sandbox {
     }
     this.say('');
     if (this.textarea.value !== text) this.textarea.value = text;
-    this.onLoad(text);
+    this.onLoad(text, this.files);
     return true;
   }
 
@@ -92,7 +131,8 @@ export class Sandbox {
     this.root.open = true;
   }
 
-  private say(text: string): void {
+  /** A line under the sandbox (what went wrong with the student's files, what to do). */
+  say(text: string): void {
     this.note.textContent = text;
   }
 }
