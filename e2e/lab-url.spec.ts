@@ -77,6 +77,17 @@ test('a link naming a lesson that does not exist opens the first lesson, and say
   await expect(page.getByRole('heading', { level: 2, name: /^B6 Flex/ })).toBeVisible();
 });
 
+test('a link to a section the lesson does not have shows the lesson from the start, and says so', async ({ page }) => {
+  await openLab(page, '?lang=en#09-ipc');
+  await waitFrames(page, 2);
+  await expect(page.getByRole('note')).toHaveText('This lesson has no section “09-ipc” (mistyped or outdated link?); it is shown from the start.');
+  await expect(page.getByRole('heading', { level: 2, name: /^B6 Flex/ })).toBeInViewport();
+  // the skip link's target is a place on the page, not a missing section
+  await openLab(page, '?lang=en#bench');
+  await waitFrames(page, 2);
+  await expect(page.getByRole('note')).toHaveCount(0);
+});
+
 test('a sandbox link whose model is cut short says so and offers the lessons', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox&mjcf=AbCd');
   await expect(page.getByRole('alert')).toContainText('The model in this link could not be read (is the link complete?)');

@@ -186,6 +186,8 @@ export class App {
     } else if (this.lesson && !this.linkedFile()) {
       const named = this.linkedScene(this.lesson.info);
       const section = u.section && this.lesson.view.goTo(u.section) ? u.section : null;
+      // (a hash may also name a place on the page, as the skip link's #bench)
+      if (u.section && !section && !document.getElementById(u.section)) this.notice(t('unknownSection', { section: u.section }));
       const scene = named?.id ?? (section ? this.lesson.view.firstScene(section) : null) ?? this.lesson.info.scenes[0]?.id ?? null;
       if (scene) await this.openScene(scene, named ? u.params : {}, early?.scene === scene ? early : undefined);
       if (u.scene !== null && !named) this.bench.showMessage(t('unknownSceneShown', { scene: u.scene }), 'warn');

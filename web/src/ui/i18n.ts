@@ -118,6 +118,10 @@ const STRINGS = {
     zh: '没有名为 “{lesson}” 的课程（链接可能输错或已过时）。',
     en: 'There is no lesson “{lesson}” (mistyped or outdated link?).',
   },
+  unknownSection: {
+    zh: '本课没有名为 “{section}” 的小节（链接可能输错或已过时），这里从头显示。',
+    en: 'This lesson has no section “{section}” (mistyped or outdated link?); it is shown from the start.',
+  },
   lessonsHere: { zh: '可用的课程：', en: 'The lessons here:' },
   noScene: { zh: '没有载入场景', en: 'No scene loaded' },
   badLinkModel: {
