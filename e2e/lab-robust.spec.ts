@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { test } from '@playwright/test';
-import { expect, fixture, loadSandbox, openLab, stepAndWait, waitSteps } from './lab';
+import { expect, fixture, loadSandbox, openLab, stepAndWait, waitFrames, waitSteps } from './lab';
 
 test('a rejected configuration shows MuJoCo’s message and keeps the scene', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
@@ -143,4 +143,25 @@ test('a model dropped with the files it includes and reads is loaded; alone, it 
   await page.getByRole('button', { name: 'Forget these files' }).click();
   await page.getByRole('button', { name: 'Load model' }).click();
   await page.waitForFunction(() => window.__flexlab.state.errors === 2);
+});
+
+// MuJoCo's own examples, read from ../shared as the compatibility tests read them (never copied)
+test('MuJoCo’s bunny example loads when dropped with scene.xml and asset/bunny.obj', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const dir = new URL('../../shared/oracle/mujoco-examples/', import.meta.url);
+  const files = ['scene.xml', 'asset/bunny.obj', 'bunny.xml'].map((path) => ({
+    name: path.split('/').pop()!,
+    text: readFileSync(new URL(path, dir), 'utf8'),
+  }));
+  await page.locator('details.sandbox').evaluate((panel, l) => {
+    const dt = new DataTransfer();
+    for (const f of l) dt.items.add(new File([f.text], f.name));
+    panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+  await page.waitForFunction(() => window.__flexlab.state.loads === 1 || window.__flexlab.state.errors > 0);
+  expect(await page.evaluate(() => window.__flexlab.state.error)).toBeNull();
+  const model = /<mujoco model="([^"]+)"/.exec(files[2].text)![1];
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe(model);
+  expect(await page.evaluate(() => window.__flexlab.state.info!.sizes.nflexvert)).toBeGreaterThan(100);
+  await waitFrames(page, 2);
 });

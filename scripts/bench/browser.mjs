@@ -7,6 +7,7 @@
 import { chromium } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_PATH } from '../chromium.mjs';
 import { CHROMIUM_ARGS, loadOnce, serve, summarize } from './first-frame.mjs';
 import { includes, readScenes, ROOT } from './scenes.mjs';
 
@@ -32,7 +33,7 @@ async function main() {
   const result = { chromium: '', versions: {}, scenes: [], firstFrame: null };
   let browser;
   try {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     result.chromium = browser.version();
     const open = async () => {
       const pg = await browser.newPage();

@@ -9,22 +9,11 @@
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { CHROMIUM_ARGS as TEST_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
 import { ROOT } from './scenes.mjs';
 
-/** Playwright's Chromium settings, as playwright.config.ts; plus no background throttling. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-];
+/** The tests' Chromium flags (scripts/chromium.mjs), plus no background throttling. */
+export const CHROMIUM_ARGS = [...TEST_ARGS, '--disable-background-timer-throttling', '--disable-renderer-backgrounding'];
 
 /**
  * One load of the lab at `url` in a fresh context: ms from navigation start to the first frame
@@ -107,7 +96,7 @@ async function ab(args) {
   const dists = args;
   if (!dists.length) throw new Error('usage: first-frame.mjs [--loads N] DIST_A DIST_B ...');
   const servers = [];
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     for (const [k, d] of dists.entries()) servers.push(await serve(d, 4191 + k));
     const runs = dists.map(() => []);

@@ -62,9 +62,12 @@ if (typeof Worker !== 'undefined' && typeof document !== 'undefined') {
   // a worker that cannot be made here is made, and reported, by its client as before
   try {
     keepWorker('sim', new Worker(new URL('./sim/worker.ts', import.meta.url), { type: 'module' }));
-    // the page shows a lesson unless its address names only a scene (a file or the sandbox)
+    // the page shows a lesson unless its address names only a model of its own: the sandbox or
+    // a scene file, which is a path (App.firstLesson decides; a wrong guess here costs only the
+    // early start, the client starts its worker then)
     const q = new URLSearchParams(location.search);
-    if (q.has('lesson') || !q.has('scene')) {
+    const scene = q.get('scene');
+    if (q.has('lesson') || scene === null || (scene !== 'sandbox' && !scene.includes('/'))) {
       keepWorker('lesson', new Worker(new URL('./lesson/worker.ts', import.meta.url), { type: 'module' }));
     }
   } catch {

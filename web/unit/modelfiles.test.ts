@@ -38,8 +38,13 @@ describe('pickModel', () => {
     for (const [n, b] of p.files) if (n.endsWith('bunny.obj')) expect(new TextDecoder().decode(b as Uint8Array)).toBe('v 0 0 0');
   });
 
+  it('takes a single file as the model, whatever its name (as a pasted or dropped model)', () => {
+    const p = pickModel([file('rope.txt', '<mujoco/>')]);
+    expect(p).toEqual({ ok: true, main: 'rope.txt', text: '<mujoco/>', files: [], extra: [] });
+  });
+
   it('says why it cannot pick', () => {
-    expect(pickModel([file('bunny.obj', 'v 0 0 0')])).toEqual({ ok: false, why: 'noXml' });
+    expect(pickModel([file('bunny.obj', 'v 0 0 0'), file('cap.obj', 'v 0 0 0')])).toEqual({ ok: false, why: 'noXml' });
     expect(pickModel([{ name: 'm.xml', bytes: Uint8Array.from([0xff, 0xfe, 0x3c]) }, file('a.obj', '')])).toEqual({ ok: false, why: 'notText' });
     const many = [file('m.xml', '<mujoco/>'), ...Array.from({ length: MAX_EXTRA_FILES + 1 }, (_, i) => file(`f${i}.obj`, ''))];
     expect(pickModel(many)).toEqual({ ok: false, why: 'tooMany' });

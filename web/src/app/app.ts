@@ -68,12 +68,11 @@ export class App {
     setLang(this.url.lang);
     // the lesson worker loads the engine and opens the lesson while this thread builds the page
     const first = this.firstLesson();
-    const firstBundle = first ? lessonBundle(first) : undefined;
-    if (first && firstBundle) {
+    if (first) {
       this.lessons = new LessonClient();
-      const info = this.lessons.open(first, firstBundle.compiled);
+      const info = this.lessons.open(first.id, first.compiled);
       info.catch(() => undefined); // openLesson reports it
-      this.opening = { id: first, info };
+      this.opening = { id: first.id, info };
     }
     document.title = t('appTitle');
 
@@ -151,11 +150,13 @@ export class App {
    * shows a model of its own (the sandbox or a scene file). A link naming a lesson or a scene
    * that does not exist (mistyped, or from an older lab) opens the first lesson; `start` says so.
    */
-  private firstLesson(): string | null {
+  private firstLesson(): LessonBundle | null {
     const u = this.url;
-    if (u.lesson !== null && lessonBundle(u.lesson)) return u.lesson;
+    const named = u.lesson === null ? undefined : lessonBundle(u.lesson);
+    if (named) return named;
     if (u.scene !== null && this.linkedFile()) return null;
-    return lessonIds()[0] ?? null;
+    const first = lessonIds()[0];
+    return (first && lessonBundle(first)) || null;
   }
 
   /** Whether the link's scene is the sandbox or a scene file (not a lesson's scene id). */
@@ -178,7 +179,7 @@ export class App {
     let early = null as EarlyScene | null;
     if (wanted) {
       await this.openLesson(wanted, async (info) => {
-        early = await this.startEarly(wanted, info);
+        early = await this.startEarly(wanted.id, info);
       });
     }
     if (u.scene === 'sandbox') {
@@ -194,7 +195,7 @@ export class App {
     } else {
       await this.openFile(u.scene ?? DEFAULT_SCENE);
     }
-    if (u.lesson !== null && !lessonBundle(u.lesson)) this.notice(t('unknownLesson', { lesson: u.lesson }), !this.lesson);
+    if (u.lesson !== null && u.lesson !== wanted?.id) this.notice(t('unknownLesson', { lesson: u.lesson }));
     else if (!this.lesson && !this.lessonPane.childElementCount) this.notice(t('noLessons'));
     dropUntaken();
     if (u.cam) this.bench.viewer.setCameraState(u.cam);
@@ -231,12 +232,8 @@ export class App {
   }
 
   /** Opens a lesson and shows its text; `opened` runs once its information is known. */
-  private async openLesson(id: string, opened?: (info: LessonInfo) => Promise<void>): Promise<void> {
-    const bundle = lessonBundle(id);
-    if (!bundle) {
-      this.notice(`${t('lessonError')}: '${id}'`);
-      return;
-    }
+  private async openLesson(bundle: LessonBundle, opened?: (info: LessonInfo) => Promise<void>): Promise<void> {
+    const id = bundle.id;
     this.lessons ??= new LessonClient();
     const pending = this.opening?.id === id ? this.opening.info : null;
     this.opening = null;
@@ -259,9 +256,9 @@ export class App {
 
   /**
    * A note in the lesson pane: above the lesson if one is shown, else in its place with links
-   * to the lessons there are (`withLinks`).
+   * to the lessons there are.
    */
-  private notice(text: string, withLinks = true): void {
+  private notice(text: string): void {
     const note = el('p', { class: 'notice', role: 'note' }, text);
     if (this.lesson) {
       this.lessonPane.prepend(note);
@@ -269,7 +266,7 @@ export class App {
     }
     this.lessonPane.replaceChildren(note);
     const ids = lessonIds();
-    if (!withLinks || !ids.length) return;
+    if (!ids.length) return;
     const list = el('ul', { class: 'lesson-links' });
     for (const id of ids) {
       const q = new URLSearchParams({ lesson: id });

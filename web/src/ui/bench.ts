@@ -341,7 +341,6 @@ export class Bench {
     }).catch(() => undefined);
   }
 
-  /** Shows a message; `withReset` adds a Reset button (divergence, crash). */
   /** There is no scene to show (an empty sandbox): once the engine is up, the status says so. */
   showEmpty(): void {
     void this.sim.ready().then(() => {
@@ -349,6 +348,7 @@ export class Bench {
     });
   }
 
+  /** Shows a message; `withReset` adds a Reset button (divergence, crash). */
   showMessage(text: string, kind: 'error' | 'warn', withReset = false): void {
     // an error before any scene loaded: the status line no longer waits for one
     if (kind === 'error' && !this.current) this.status.textContent = t('noScene');

@@ -78,7 +78,7 @@ const STRINGS = {
   besideModel: { zh: '{main} 旁的文件：{files}（复制的链接不包含它们）', en: 'Beside {main}: {files} (a copied link does not carry them)' },
   filesNoXml: { zh: '所选文件中没有 .xml 模型', en: 'None of these files is an .xml model' },
   filesNotText: { zh: '有一个 .xml 文件不是 UTF-8 文本', en: 'An .xml file among these is not UTF-8 text' },
-  filesTooLarge: { zh: '文件太多或太大：模型旁最多 64 个文件、共 {n} MB', en: 'Too many or too large files: at most 64 files, {n} MB in all, beside the model' },
+  filesTooLarge: { zh: '文件太多或太大：模型旁最多 {files} 个文件、共 {mb} MB', en: 'Too many or too large files: at most {files} files, {mb} MB in all, beside the model' },
   sandboxLabel: { zh: 'MJCF 文本', en: 'MJCF text' },
   loadModel: { zh: '载入模型', en: 'Load model' },
   chooseFile: { zh: '选择文件', en: 'Choose files' },

@@ -48,11 +48,12 @@ function references(text: string): { files: string[]; dirs: string[] } {
 }
 
 /**
- * The model among `picked` and the files beside it. The model is the XML file that no other
- * picked XML file names (the others are its includes); of several, the first.
+ * The model among `picked` and the files beside it. A single file is the model, whatever its
+ * name; among several, the model is the XML file that no other picked XML file names (the
+ * others are its includes); of several such, the first.
  */
 export function pickModel(picked: PickedFile[]): Picked {
-  const xml = picked.filter((f) => f.name.toLowerCase().endsWith('.xml'));
+  const xml = picked.length === 1 ? picked : picked.filter((f) => f.name.toLowerCase().endsWith('.xml'));
   if (!xml.length) return { ok: false, why: 'noXml' };
   if (picked.length - 1 > MAX_EXTRA_FILES) return { ok: false, why: 'tooMany' };
   const decoder = new TextDecoder('utf-8', { fatal: true });

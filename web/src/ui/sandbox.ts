@@ -6,10 +6,18 @@
 import type { ModelFiles } from '../engine/flexlab';
 import { button, el, uniqueId } from './dom';
 import { t } from './i18n';
-import { MAX_EXTRA_BYTES, pickModel, type PickedFile } from './modelfiles';
+import { MAX_EXTRA_BYTES, MAX_EXTRA_FILES, pickModel, type PickedFile } from './modelfiles';
 
 /** Largest model the sandbox accepts (bytes of UTF-8). */
 export const MAX_MJCF_BYTES = 512 * 1024;
+
+/** Why files could not be taken, as the student reads it. */
+const WHY = { noXml: 'filesNoXml', notText: 'filesNotText', tooMany: 'filesTooLarge', tooLarge: 'filesTooLarge' } as const;
+const FILE_LIMITS = { files: MAX_EXTRA_FILES, mb: MAX_EXTRA_BYTES >> 20 };
+
+function tooLarge(bytes: number): string {
+  return t('tooLarge', { size: Math.ceil(bytes / 1024), n: MAX_MJCF_BYTES / 1024 });
+}
 
 export class Sandbox {
   readonly root: HTMLDetailsElement;
@@ -78,25 +86,16 @@ export class Sandbox {
    * stay beside it for later loads until other files are chosen or they are forgotten.
    */
   private async readFiles(list: File[]): Promise<void> {
-    if (list.length === 1) {
-      const f = list[0];
-      if (f.size > MAX_MJCF_BYTES) {
-        this.say(t('tooLarge', { size: Math.ceil(f.size / 1024), n: MAX_MJCF_BYTES / 1024 }));
-        return;
-      }
-      this.setFiles([], []);
-      this.submit(await f.text());
-      return;
-    }
+    // bounded before reading: the model's own size is checked on its text (submit)
     const total = list.reduce((n, f) => n + f.size, 0);
     if (total > MAX_MJCF_BYTES + MAX_EXTRA_BYTES) {
-      this.say(t('filesTooLarge', { n: (MAX_EXTRA_BYTES >> 20) }));
+      this.say(list.length === 1 ? tooLarge(total) : t('filesTooLarge', FILE_LIMITS));
       return;
     }
     const picked: PickedFile[] = await Promise.all(list.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
     const p = pickModel(picked);
     if (!p.ok) {
-      this.say(t(p.why === 'noXml' ? 'filesNoXml' : p.why === 'notText' ? 'filesNotText' : 'filesTooLarge', { n: MAX_EXTRA_BYTES >> 20 }));
+      this.say(t(WHY[p.why], FILE_LIMITS));
       return;
     }
     this.setFiles(p.files, p.extra, p.main);
@@ -113,7 +112,7 @@ export class Sandbox {
   submit(text: string): boolean {
     const bytes = new TextEncoder().encode(text).length;
     if (bytes > MAX_MJCF_BYTES) {
-      this.say(t('tooLarge', { size: Math.ceil(bytes / 1024), n: MAX_MJCF_BYTES / 1024 }));
+      this.say(tooLarge(bytes));
       return false;
     }
     this.say('');
