@@ -22,6 +22,8 @@ test('a lesson renders from Markdown with math, sanitized, with contents and dee
   await openLab(page, `${LESSON}&lang=en`);
   const nav = page.getByRole('navigation', { name: 'Contents' });
   await expect(nav.getByRole('link')).toHaveText(['A rope: edge springs', 'A jelly: the integrator']);
+  // titles without numbers of their own get the list's
+  expect(await nav.locator('ol').evaluate((e) => getComputedStyle(e).listStyleType)).toBe('decimal');
   const s1 = page.locator('section[data-section="01-rope"]');
   await expect(s1.locator('.katex').first()).toBeVisible();
   await expect(s1.locator('.math-display math')).toHaveCount(1); // MathML for screen readers
@@ -88,8 +90,17 @@ test('a rejected configuration shows MuJoCo’s message under the parameters', a
   await expect(err).toBeHidden();
 });
 
-test('exercises: commit a prediction, Check, Try again, Show answer; progress is kept', async ({ page }) => {
+test('exercises: commit a prediction, Check, Try again, Show answer; progress is kept', async ({ page, context }) => {
   await openLab(page, `${LESSON}&lang=en`);
+  const nav = page.getByRole('navigation', { name: 'Contents' });
+  const marks = nav.locator('.toc-progress [aria-hidden="true"]');
+  const summary = nav.locator('.lesson-progress');
+  const startOver = nav.getByRole('button', { name: 'Start over' });
+  // exercises are numbered in reading order; the contents count what is right per section
+  await expect(page.locator('section.exercise h3')).toHaveText(['Exercise 1', 'Exercise 2']);
+  await expect(marks).toHaveText(['0/1', '0/1']);
+  await expect(summary).toHaveText('Exercises: 0 of 2 right');
+  await expect(startOver).toBeHidden();
   const ex = page.locator('section.exercise[data-exercise="sag"]');
   const input = ex.getByLabel('Your prediction');
   await input.fill('0.3');
@@ -104,6 +115,10 @@ test('exercises: commit a prediction, Check, Try again, Show answer; progress is
   await ex.getByRole('button', { name: 'Check', exact: true }).click();
   await expect(ex.getByRole('status')).toContainText('Right', { timeout: 30_000 });
   await expect(ex.locator('.explain')).toContainText('The engine measures');
+  await expect(marks).toHaveText(['✓', '0/1']);
+  await expect(nav.locator('.toc-progress').first()).toHaveAttribute('title', '1 of 1 exercises right');
+  await expect(nav.locator('.toc-progress .visually-hidden').first()).toHaveText('1 of 1 exercises right');
+  await expect(summary).toHaveText('Exercises: 1 of 2 right');
 
   // a choice exercise, answered wrongly, then the answer shown
   const ch = page.locator('section.exercise[data-exercise="implicit"]');
@@ -119,6 +134,26 @@ test('exercises: commit a prediction, Check, Try again, Show answer; progress is
   await expect(page.locator('section.exercise[data-exercise="sag"]')).toHaveAttribute('data-state', 'right');
   await expect(page.locator('section.exercise[data-exercise="sag"]').getByLabel('Your prediction')).toHaveValue('0.1');
   await expect(page.locator('section.exercise[data-exercise="implicit"]')).toHaveAttribute('data-state', 'shown');
+  await expect(marks).toHaveText(['✓', '0/1']);
+  await expect(summary).toHaveText('Exercises: 1 of 2 right; answers shown: 1');
+
+  // Start over asks first; declining keeps everything
+  page.once('dialog', (d) => void d.dismiss());
+  await startOver.click();
+  await expect(page.locator('section.exercise[data-exercise="sag"]')).toHaveAttribute('data-state', 'right');
+  // accepted in another tab of the lab, it clears this tab's cards and contents as well
+  const other = await context.newPage();
+  await openLab(other, `${LESSON}&lang=en`);
+  other.once('dialog', (d) => void d.accept());
+  await other.getByRole('navigation', { name: 'Contents' }).getByRole('button', { name: 'Start over' }).click();
+  for (const p of [other, page]) {
+    await expect(p.locator('section.exercise[data-exercise="sag"]')).toHaveAttribute('data-state', 'open');
+    await expect(p.locator('section.exercise[data-exercise="sag"]').getByLabel('Your prediction')).toHaveValue('');
+    await expect(p.locator('section.exercise[data-exercise="implicit"]')).toHaveAttribute('data-state', 'open');
+    await expect(p.locator('.toc-progress [aria-hidden="true"]')).toHaveText(['0/1', '0/1']);
+    await expect(p.locator('.lesson-progress')).toHaveText('Exercises: 0 of 2 right');
+    await expect(p.getByRole('navigation', { name: 'Contents' }).getByRole('button', { name: 'Start over' })).toBeHidden();
+  }
 });
 
 test('a broken lesson lists its mistakes with file and line, and shows what could be read', async ({ page }) => {

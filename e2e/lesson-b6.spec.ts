@@ -154,6 +154,9 @@ test('every section is listed in the contents and reached through it', async ({ 
   await openLab(page, LESSON);
   const nav = page.getByRole('navigation', { name: 'Contents' });
   await expect(nav.getByRole('link')).toHaveText(sectionInfo.map((s) => s.title));
+  // the titles carry their numbers ("1. …"): the list does not number them a second time
+  expect(sectionInfo.every((s) => /^\d+\./.test(s.title))).toBe(true);
+  expect(await nav.locator('ol').evaluate((e) => getComputedStyle(e).listStyleType)).toBe('none');
   // visit them from the last to the first, so every click moves somewhere new
   for (const s of [...sectionInfo].reverse()) {
     await nav.getByRole('link', { name: s.title, exact: true }).click();

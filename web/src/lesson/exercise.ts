@@ -41,7 +41,7 @@ export class ExerciseCard {
   private committed: HTMLElement;
   private feedback: HTMLElement;
   private explain: HTMLElement;
-  private progress: ExerciseProgress;
+  private progress: ExerciseProgress = { prediction: '', attempts: 0, status: 'open' };
   private verdict: Verdict | null = null;
 
   constructor(
@@ -49,10 +49,15 @@ export class ExerciseCard {
     private readonly ex: ExerciseInfo,
     private readonly client: LessonClient,
     onOpenScene: (scene: string) => void,
+    /** Its number in the lesson's reading order (1-based), or null outside the lesson's order. */
+    number: number | null,
+    /** Called after every change of the stored progress (checked, tried again, answer shown). */
+    private readonly onProgress: () => void = () => {},
   ) {
     const id = uniqueId(`ex-${ex.id}`);
     this.root = el('section', { class: 'exercise', 'aria-labelledby': `${id}-h`, 'data-exercise': ex.id });
-    const head = el('h3', { id: `${id}-h` }, `${t('exercise')} · ${ex.id}`);
+    // students count exercises; the author's id stays on the element (data-exercise)
+    const head = el('h3', { id: `${id}-h` }, number === null ? `${t('exercise')} · ${ex.id}` : t('exerciseN', { n: number }));
     const prompt = el('div', { class: 'prompt', id: `${id}-prompt` });
     setInlineMarkdown(prompt, pick(ex.prompt));
     const answer = el('div', { class: 'answer' });
@@ -91,7 +96,19 @@ export class ExerciseCard {
     this.input?.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter') void this.check();
     });
-    this.progress = loadProgress(lesson, ex.id) ?? { prediction: '', attempts: 0, status: 'open' };
+    this.reload(true);
+  }
+
+  /**
+   * Shows the stored progress again if it differs from the card's (after "Start over", or an
+   * answer given in another tab); a prediction being typed survives a change elsewhere.
+   */
+  reload(force = false): void {
+    const stored = loadProgress(this.lesson, this.ex.id) ?? { prediction: '', attempts: 0, status: 'open' };
+    if (!force && JSON.stringify(stored) === JSON.stringify(this.progress)) return;
+    this.verdict = null;
+    this.progress = stored;
+    this.feedback.textContent = '';
     this.restore();
   }
 
@@ -139,6 +156,7 @@ export class ExerciseCard {
 
   private save(): void {
     saveProgress(this.lesson, this.ex.id, this.progress);
+    this.onProgress();
   }
 
   /** Commits the prediction and asks the engine to measure and judge it. */
@@ -183,8 +201,10 @@ export class ExerciseCard {
   }
 
   async showAnswer(): Promise<void> {
-    this.progress.status = 'shown';
-    this.save();
+    if (this.progress.status !== 'shown') {
+      this.progress.status = 'shown';
+      this.save();
+    }
     this.ui('shown');
     this.committed.textContent = this.progress.prediction ? `${t('committed')}${this.progress.prediction}` : '';
     let v = this.verdict;

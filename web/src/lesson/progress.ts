@@ -14,13 +14,14 @@ export interface ExerciseProgress {
   measured?: number | string;
 }
 
-const KEY = 'flexlab.progress.v1';
+/** The localStorage key (also what a `storage` event from another tab names). */
+export const PROGRESS_KEY = 'flexlab.progress.v1';
 
 type Store = Record<string, Record<string, ExerciseProgress>>;
 
 function readStore(): Store {
   try {
-    const s = localStorage.getItem(KEY);
+    const s = localStorage.getItem(PROGRESS_KEY);
     const v = s ? (JSON.parse(s) as unknown) : {};
     return v && typeof v === 'object' ? (v as Store) : {};
   } catch {
@@ -38,18 +39,49 @@ export function saveProgress(lesson: string, exercise: string, p: ExerciseProgre
   const s = readStore();
   (s[lesson] ??= {})[exercise] = p;
   try {
-    localStorage.setItem(KEY, JSON.stringify(s));
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(s));
   } catch {
     // storage full or disabled: progress is simply not kept
   }
 }
 
+/** Forgets every answer of a lesson ("Start over"). */
 export function clearProgress(lesson: string): void {
   const s = readStore();
   delete s[lesson];
   try {
-    localStorage.setItem(KEY, JSON.stringify(s));
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(s));
   } catch {
     // ignore
   }
+}
+
+/** Where a student stands in a set of exercises. */
+export interface Tally {
+  total: number;
+  /** Answered right (at any attempt). */
+  right: number;
+  /** Answer shown after a wrong attempt. */
+  shown: number;
+  /** With any stored progress (answered, or a prediction committed). */
+  started: number;
+}
+
+/** Counts the statuses of a set of exercises (`null`: never answered). */
+export function tally(statuses: ReadonlyArray<ExerciseStatus | null>): Tally {
+  return {
+    total: statuses.length,
+    right: statuses.filter((s) => s === 'right').length,
+    shown: statuses.filter((s) => s === 'shown').length,
+    started: statuses.filter((s) => s !== null).length,
+  };
+}
+
+/** The stored status of each exercise of a lesson, `null` where there is none. */
+export function loadStatuses(lesson: string, exercises: readonly string[]): Array<ExerciseStatus | null> {
+  const s = readStore()[lesson] ?? {};
+  return exercises.map((id) => {
+    const st = s[id]?.status;
+    return st === 'open' || st === 'wrong' || st === 'right' || st === 'shown' ? st : null;
+  });
 }

@@ -16,7 +16,8 @@ import { button, el } from '../ui/dom';
 import { lang, pick, t } from '../ui/i18n';
 import type { LessonClient } from './client';
 import { ExerciseCard, formatNumber, statesNumber } from './exercise';
-import { sectionTitle } from './markdown';
+import { directives, sectionTitle } from './markdown';
+import { PROGRESS_KEY, clearProgress, loadStatuses, tally } from './progress';
 import { markdownFragment, setInlineMarkdown } from './sanitize';
 import type { LessonFiles, LessonInfo } from './types';
 
@@ -57,6 +58,21 @@ export class LessonView {
     for (const e of entries) if (e.isIntersecting) this.renderUpTo((e.target as HTMLElement).dataset.section ?? '');
   });
   private observer: IntersectionObserver | null = null;
+  /** The exercises in reading order (their numbers), and each section's. */
+  private readonly exerciseOrder: string[] = [];
+  private readonly sectionExercises = new Map<string, string[]>();
+  /** The exercise cards rendered so far. */
+  private readonly cards: ExerciseCard[] = [];
+  /** Each section's progress mark in the contents, and the lesson's line below them. */
+  private readonly tocMarks = new Map<string, HTMLElement>();
+  private readonly progressLine = el('p', { class: 'lesson-progress' });
+  private readonly startOverBtn = button(t('startOver'), { class: 'link-button' });
+  /** Answers given in another tab of the lab show here too. */
+  private readonly onStorage = (e: StorageEvent): void => {
+    if (e.key !== PROGRESS_KEY && e.key !== null) return;
+    for (const c of this.cards) c.reload();
+    this.showProgress();
+  };
   private current = '';
   /** A section just navigated to keeps the address until the student scrolls by hand. */
   private held = false;
@@ -80,8 +96,14 @@ export class LessonView {
     const details = el('details', { class: 'toc-box', open: '' }, el('summary', {}, t('contents')));
     const list = el('ol');
     const body = el('div', { class: 'sections' });
+    const known = new Set(info.exercises.map((e) => e.id));
     for (const s of info.sections) {
       const src = this.text(s.id);
+      const placed = directives(src)
+        .filter((d) => d.kind === 'exercise' && known.has(d.id) && !this.exerciseOrder.includes(d.id))
+        .map((d) => d.id);
+      this.exerciseOrder.push(...placed);
+      this.sectionExercises.set(s.id, placed);
       const heading = pick(s.title) || sectionTitle(src) || s.id;
       const a = el('a', { href: `#${encodeURIComponent(sectionAnchor(s.id))}` }, heading);
       a.addEventListener('click', (ev) => {
@@ -89,13 +111,23 @@ export class LessonView {
         this.goTo(s.id);
         this.events.navigate(s.id);
       });
-      list.append(el('li', {}, a));
+      const mark = el('span', { class: 'toc-progress' });
+      this.tocMarks.set(s.id, mark);
+      list.append(el('li', {}, a, mark));
       const sec = el('section', { id: sectionAnchor(s.id), class: 'lesson-section pending', tabindex: '-1', 'data-section': s.id });
       this.sections.set(s.id, sec);
       body.append(sec);
       this.reveal.observe(sec);
     }
+    // titles that carry their own numbers ("1. skin, flex…") are not numbered twice
+    if (info.sections.length && Array.from(list.querySelectorAll('a')).every((a) => /^\d+[.)、．]/.test(a.textContent ?? ''))) list.classList.add('self-numbered');
     details.append(list);
+    if (this.exerciseOrder.length) {
+      this.startOverBtn.addEventListener('click', () => this.startOver());
+      details.append(el('div', { class: 'lesson-progress-row' }, this.progressLine, this.startOverBtn));
+      this.showProgress();
+      window.addEventListener('storage', this.onStorage);
+    }
     nav.append(details);
     this.root.append(title);
     if (info.errors.length) {
@@ -192,7 +224,47 @@ export class LessonView {
   private exerciseCard(exId: string): HTMLElement {
     const ex = this.info.exercises.find((e) => e.id === exId);
     if (!ex) return el('p', { class: 'message error' }, `exercise '${exId}'?`);
-    return new ExerciseCard(this.lessonId, ex, this.client, (s) => this.events.openScene(s)).root;
+    const n = this.exerciseOrder.indexOf(exId);
+    const card = new ExerciseCard(
+      this.lessonId,
+      ex,
+      this.client,
+      (s) => this.events.openScene(s),
+      n < 0 ? null : n + 1,
+      () => this.showProgress(),
+    );
+    this.cards.push(card);
+    return card.root;
+  }
+
+  /** The contents' marks (right/total per section, ✓ when all are right) and the lesson's line. */
+  private showProgress(): void {
+    for (const [section, ids] of this.sectionExercises) {
+      const mark = this.tocMarks.get(section);
+      if (!mark) continue;
+      if (!ids.length) {
+        mark.textContent = '';
+        continue;
+      }
+      const s = tally(loadStatuses(this.lessonId, ids));
+      const done = s.right === s.total;
+      const said = t('sectionProgress', { right: s.right, total: s.total });
+      // the mark is for the eye; a screen reader hears the sentence
+      mark.replaceChildren(el('span', { 'aria-hidden': 'true' }, done ? '✓' : `${s.right}/${s.total}`), el('span', { class: 'visually-hidden' }, said));
+      mark.classList.toggle('done', done);
+      mark.title = said;
+    }
+    const all = tally(loadStatuses(this.lessonId, this.exerciseOrder));
+    this.progressLine.textContent = t('lessonProgress', { right: all.right, total: all.total }) + (all.shown ? t('answersShown', { shown: all.shown }) : '');
+    this.startOverBtn.hidden = all.started === 0;
+  }
+
+  /** Forgets the student's answers to this lesson's exercises, once they confirm. */
+  private startOver(): void {
+    if (!window.confirm(t('startOverConfirm'))) return;
+    clearProgress(this.lessonId);
+    for (const c of this.cards) c.reload(true);
+    this.showProgress();
   }
 
   /** "Textbook says X, the engine measures Y": the number comes from the engine, on view. */
@@ -339,6 +411,7 @@ export class LessonView {
     this.reveal.disconnect();
     this.observer?.disconnect();
     for (const ev of RELEASE_EVENTS) window.removeEventListener(ev, this.release);
+    window.removeEventListener('storage', this.onStorage);
     this.root.remove();
   }
 }
