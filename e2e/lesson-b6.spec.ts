@@ -244,3 +244,22 @@ for (const ex of exercises) {
     await expect(card.getByRole('button', { name: 'Try again' })).toBeHidden();
   });
 }
+
+test('section 7: Euler at 2 ms diverges and pauses; a smaller step, the student’s fix, runs again', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openLab(page, `${LESSON}#07-integrators`);
+  await expect(page.locator('figure.scene-card[data-scene="integrator-block"]')).toHaveClass(/active/, { timeout: 60_000 });
+  await page.getByLabel('integrator', { exact: true }).selectOption('Euler');
+  const alert = page.getByRole('alert').filter({ hasText: 'diverged' });
+  await expect(alert).toBeVisible({ timeout: 60_000 });
+  expect(await page.evaluate(() => window.__flexlab.state.running)).toBe(false);
+  // the pause was the divergence's, not the student's: the recompiled scene plays
+  const loads = await page.evaluate(() => window.__flexlab.state.loads);
+  await page.getByLabel('timestep (s)').fill('0.0001');
+  await page.getByLabel('timestep (s)').press('Enter');
+  await page.waitForFunction((n) => window.__flexlab.state.loads > n && !window.__flexlab.state.loading, loads);
+  await expect(alert).toBeHidden();
+  expect(await page.evaluate(() => window.__flexlab.state.running)).toBe(true);
+  await page.waitForFunction(() => (window.__flexlab.state.stats?.time ?? 0) > 0.05, null, { timeout: 60_000 });
+  expect(await page.evaluate(() => window.__flexlab.state.stats!.diverged)).toBeNull();
+});

@@ -333,7 +333,8 @@ export class App {
     this.syncUrl();
     try {
       const prepared = await this.lessons.prepare(l.id, src.scene, params);
-      const wasRunning = this.bench.state.running || !this.bench.state.loaded;
+      // a scene paused by its divergence was running: the change is the student's fix, so it runs
+      const wasRunning = this.bench.state.running || !this.bench.state.loaded || this.bench.state.diverged !== null;
       const ok = await this.bench.load(prepared.xml, prepared.files, prepared.elastic3d, { keepCamera: true, autoplay: wasRunning });
       this.params.showError(ok ? null : this.bench.state.error);
     } catch (e) {
