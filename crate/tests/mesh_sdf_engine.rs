@@ -30,20 +30,11 @@ fn supported_mesh_pairs_and_sdf_geoms_collide() {
         "mesh_sphere_ellipsoid.xml",
         "cloth_on_mesh.xml",
         "mesh_box_margin.xml",
+        "mesh_on_box.xml",
+        "clip_meshes.xml",
     ] {
         check_supported(&model(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-}
-
-#[test]
-fn mesh_against_a_box_is_refused_with_the_pair_named() {
-    let msg = refusal(&model("mesh_on_box.xml"));
-    assert!(
-        msg.contains("collision of mesh geoms with box geoms without a margin is not supported")
-            && msg.contains("geom 'brick'")
-            && msg.contains("geom 'table'"),
-        "{msg}"
-    );
 }
 
 #[test]

@@ -184,4 +184,7 @@ reference_cases!(
     tendon_rows_discrete,
     ex_cloth_sdf,
     cable_site_motors,
+    clip_primitives,
+    clip_meshes,
+    mesh_on_box,
 );

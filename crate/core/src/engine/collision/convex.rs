@@ -15,6 +15,7 @@
 //! normal from the first shape to the second.
 
 use super::meshsupport::{MeshData, Warm};
+use super::multicontact::{MultiScratch, Support, Witness};
 use super::PreContact;
 use crate::math::*;
 
@@ -228,6 +229,11 @@ impl Obj<'_, '_> {
                 }
             }
             Core::Box { c, mat, size } => box_support(&c, &mat, &size, dir),
+            Core::Cylinder { mat, .. } => {
+                // which cap the support lies on (0 top, 1 bottom), for the multi-contact step
+                let z = mul_mat_t_vec3(&mat, dir)[2];
+                (self.shape.core.support(dir), i32::from(z < 0.0))
+            }
             Core::Mesh { c, mat, mesh } => mesh_support(&c, &mat, &mesh, dir, self.warm),
             _ => (self.shape.core.support(dir), -1),
         };
@@ -285,6 +291,9 @@ struct Status {
     gjk_iterations: usize,
     simplex: [Vertex; 4],
     nsimplex: usize,
+    /// Most contacts the query may report (`max_contacts`); above 1 the touching features are
+    /// clipped for more (see `multicontact`).
+    max_contacts: usize,
 }
 
 /// `mjMAX_LIMIT`.
@@ -713,6 +722,8 @@ pub struct EpaScratch {
     horizon: Vec<(usize, usize)>,
     center: Vec3,
     maxfaces: usize,
+    /// The multi-contact step's buffers and the contacts of the last query.
+    multi: MultiScratch,
 }
 
 impl EpaScratch {
@@ -725,6 +736,7 @@ impl EpaScratch {
             horizon: Vec::with_capacity(6 * iterations + 8),
             center: [0.0; 3],
             maxfaces: 6 * iterations,
+            multi: MultiScratch::default(),
         }
     }
 
@@ -1171,12 +1183,33 @@ fn epa(st: &mut Status, pt: &mut EpaScratch, o1: &Obj, o2: &Obj) {
             st.x2 = lincomb(&l, &[a.vert2, b.vert2, c.vert2]);
             st.dist = -face.dist2.sqrt();
             st.nx = 1;
+            if st.max_contacts > 1 {
+                multi_from(&mut pt.multi, st, [a, b, c], o1, o2);
+            }
         }
         None => {
             st.nx = 0;
             st.dist = 0.0;
         }
     }
+}
+
+/// Runs the multi-contact step from the query's one contact and three support points; its
+/// contacts are left in `multi.out`.
+fn multi_from(multi: &mut MultiScratch, st: &Status, v: [Vertex; 3], o1: &Obj, o2: &Obj) {
+    multi.out.clear();
+    multi.out.push(Witness {
+        x1: st.x1,
+        x2: st.x2,
+        dist: st.dist,
+    });
+    let s = v.map(|v| Support {
+        vert1: v.vert1,
+        index1: v.index1,
+        vert2: v.vert2,
+        index2: v.index2,
+    });
+    multi.multicontact(&s, &o1.shape.core, &o2.shape.core, st.max_contacts);
 }
 
 /// Pushes the witness points apart by the shrunk radii (`inflate`).
@@ -1230,6 +1263,16 @@ fn ccd(pt: &mut EpaScratch, st: &mut Status, o1: &mut Obj, o2: &mut Obj) -> f64 
             inflate(st, full1, full2);
             if st.dist > st.dist_cutoff {
                 st.dist = MAX_LIMIT;
+            } else if st.dist < 0.0 && st.max_contacts >= 2 && st.nsimplex > 0 {
+                // 3.15.0: a shallow capsule overlap clips too, from GJK's last simplex
+                let n = st.nsimplex;
+                let s = st.simplex;
+                let v = [
+                    s[0],
+                    s[if n != 1 { 1 } else { 0 }],
+                    s[if n >= 3 { 2 } else { 0 }],
+                ];
+                multi_from(&mut pt.multi, st, v, o1, o2);
             }
             return st.dist;
         }
@@ -1297,6 +1340,37 @@ pub fn collide_warm(
     w1: &Warm,
     w2: &Warm,
 ) -> usize {
+    collide_upto(sc, out, margin, a, b, (iterations, tol), (w1, w2), 1)
+}
+
+/// Collides two geoms as `mjc_Convex` does with its contact cap `max_contacts` (see
+/// [`super::multicontact::max_contacts`]): above 1, the contacts of the touching features'
+/// clipped polygons (each with its own depth, in MuJoCo's order) when they clip, else the one
+/// GJK/EPA contact. Returns how many were appended.
+pub fn collide_multi(
+    sc: &mut EpaScratch,
+    out: &mut Vec<PreContact>,
+    margin: f64,
+    a: &Shape,
+    b: &Shape,
+    (iterations, tol): (usize, f64),
+    max_contacts: usize,
+) -> usize {
+    let w = (&Warm::new(), &Warm::new());
+    collide_upto(sc, out, margin, a, b, (iterations, tol), w, max_contacts)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn collide_upto(
+    sc: &mut EpaScratch,
+    out: &mut Vec<PreContact>,
+    margin: f64,
+    a: &Shape,
+    b: &Shape,
+    (iterations, tol): (usize, f64),
+    (w1, w2): (&Warm, &Warm),
+    max_contacts: usize,
+) -> usize {
     let mut st = Status {
         separated: false,
         dist: 0.0,
@@ -1309,7 +1383,9 @@ pub fn collide_warm(
         gjk_iterations: 0,
         simplex: [Vertex::default(); 4],
         nsimplex: 0,
+        max_contacts,
     };
+    sc.multi.out.clear();
     let mut o1 = Obj {
         shape: a,
         margin,
@@ -1323,6 +1399,24 @@ pub fn collide_warm(
         warm: w2,
     };
     let dist = ccd(sc, &mut st, &mut o1, &mut o2);
+    if !sc.multi.out.is_empty() {
+        // mjc_penetration: the contacts count when the least distance is a penetration
+        let least = sc
+            .multi
+            .out
+            .iter()
+            .fold(f64::INFINITY, |m, w| m.min(w.dist));
+        if least >= 0.0 {
+            return 0;
+        }
+        for w in &sc.multi.out {
+            let pos = scl3(&add3(&w.x1, &w.x2), 0.5);
+            let mut normal = sub3(&w.x1, &w.x2);
+            normalize3(&mut normal);
+            out.push(PreContact::new(margin + w.dist, pos, normal));
+        }
+        return sc.multi.out.len();
+    }
     if dist >= 0.0 || st.nx == 0 {
         return 0;
     }

@@ -24,6 +24,8 @@ pub struct MeshData<'a> {
     pub vert: &'a [f64],
     pub graph: &'a [i32],
     pub extrema: &'a [i32],
+    /// The hull's polygons, for the multi-contact step (`None`: no mesh).
+    pub polys: Option<super::plane_mesh::MeshPolys<'a>>,
 }
 
 /// Search state one CCD object keeps between queries: the last vertex found (mesh order) and

@@ -7,6 +7,7 @@ pub(crate) mod capsule_box;
 pub mod convex;
 mod flex;
 pub mod meshsupport;
+mod multicontact;
 mod perturb;
 mod plane_mesh;
 pub mod primitive;
@@ -54,24 +55,23 @@ impl sdf::SignedDistance for crate::engine::sdf::Torus {
 enum MeshRefusal {
     /// A plane against a hull with polygons of more than four vertices.
     PlaneBigPolygon,
-    /// A box or mesh without a pair margin (MuJoCo's polygon-clipping multi-contact CCD).
-    NoMargin,
-    /// A shape flexlab has no mesh collision for (capsule, cylinder, sdf).
+    /// A shape flexlab has no mesh collision for (hfield, sdf).
     Shape,
 }
 
 /// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo 3.15.0 does (`None`), or
-/// why not. It does against spheres and ellipsoids (one native-CCD contact), boxes and meshes
-/// when the pair has a margin (native CCD plus perturbed queries, see `perturb`; without a
-/// margin MuJoCo clips polygons instead), and planes when every polygon of the mesh's hull has
-/// at most four vertices. Capsules and cylinders get up to two contacts from MuJoCo 3.15.0,
-/// each with its own depth, by a feature clipping flexlab lacks.
+/// why not. It does against spheres and ellipsoids (one native-CCD contact), capsules,
+/// cylinders, boxes and meshes (native CCD, then without a margin the touching features'
+/// clipped polygons, see `multicontact`, and with one MuJoCo's perturbed queries, see
+/// `perturb`), and planes when every polygon of the mesh's hull has at most four vertices.
 fn mesh_pair_refusal(m: &Model, g: usize, g2: usize) -> Option<MeshRefusal> {
     match m.geom_type[g2] {
-        geom::SPHERE | geom::ELLIPSOID => None,
-        geom::BOX | geom::MESH => (!(pair_margin(m, g, g2) > 0.0
-            || m.opt.disabled(disable::MULTICCD)))
-        .then_some(MeshRefusal::NoMargin),
+        geom::SPHERE
+        | geom::ELLIPSOID
+        | geom::CAPSULE
+        | geom::CYLINDER
+        | geom::BOX
+        | geom::MESH => None,
         geom::PLANE => (max_polygon(m, g) > 4).then_some(MeshRefusal::PlaneBigPolygon),
         _ => Some(MeshRefusal::Shape),
     }
@@ -106,8 +106,7 @@ fn max_polygon(m: &Model, g: usize) -> usize {
 }
 
 /// Refuses a model whose contacts would need a collision function flexlab lacks: a mesh geom
-/// against a box or mesh without a margin (MuJoCo's polygon-clipping multi-contact CCD),
-/// against a capsule or cylinder (MuJoCo 3.15.0 clips those too) or an sdf geom, against a
+/// against an hfield or sdf geom, against a
 /// plane when its hull has a polygon of more than four vertices
 /// (whose contact choice flexlab does not reproduce), and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field.
 /// Checked once before stepping, so the step never skips or fakes such a pair.
@@ -161,13 +160,6 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
                      vertices is not supported by flexlab yet ({id} has {}-vertex polygons and \
                      can touch {}; set contype and conaffinity to 0 on one of them to step it)",
                     max_polygon(m, g),
-                    label(g2)
-                ),
-                Some((g2, MeshRefusal::NoMargin)) => format!(
-                    "collision of mesh geoms with {} geoms without a margin is not supported \
-                     by flexlab yet ({id} can touch {}; set contype and conaffinity to 0 on \
-                     one of them, or give the pair a margin, to step it)",
-                    type_name(m.geom_type[g2]),
                     label(g2)
                 ),
                 Some((g2, MeshRefusal::Shape)) => format!(
@@ -821,6 +813,7 @@ pub(crate) fn mesh_data(m: &Model, g: usize) -> meshsupport::MeshData<'_> {
             vert: &[],
             graph: &[],
             extrema: &[],
+            polys: None,
         };
     }
     let id = id as usize;
@@ -839,6 +832,7 @@ pub(crate) fn mesh_data(m: &Model, g: usize) -> meshsupport::MeshData<'_> {
         vert: &m.mesh_vert[3 * a..3 * (a + n)],
         graph,
         extrema: &m.mesh_extrema[27 * id..27 * id + 27],
+        polys: Some(mesh_polys(m, g)),
     }
 }
 
@@ -976,7 +970,13 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
             let a = geom_shape(m, d, g1);
             let b = geom_shape(m, d, g2);
             let (iters, tol) = (ccd_iterations(m), m.opt.ccd_tolerance);
-            if matches!((t1, t2), (geom::BOX | geom::MESH, geom::MESH))
+            let max = multicontact::max_contacts(t1, t2, mg, m.opt.disabled(disable::MULTICCD));
+            if max >= 2 {
+                // polygon clipping of the touching features (mjc_Convex without margin)
+                convex::collide_multi(&mut cs.epa, out, mg, &a, &b, (iters, tol), max);
+            } else if ![t1, t2]
+                .iter()
+                .any(|&t| t == geom::SPHERE || t == geom::ELLIPSOID)
                 && !m.opt.disabled(disable::MULTICCD)
             {
                 // one contact, then more from perturbed copies (mjc_Convex's multi-CCD)

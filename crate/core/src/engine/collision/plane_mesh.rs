@@ -26,6 +26,7 @@ const MAX_PLANE_MESH: usize = 4;
 
 /// A mesh's polygons for the plane test (`mesh_poly*` of one mesh; vertex ids and polygon
 /// ids local to the mesh).
+#[derive(Debug, Clone, Copy)]
 pub struct MeshPolys<'a> {
     pub normal: &'a [f64],
     pub vertadr: &'a [i32],
