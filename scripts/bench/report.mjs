@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { spawnSync } from 'node:child_process';
 import { readScenes, ROOT } from './scenes.mjs';
 
 const args = process.argv.slice(2);
@@ -231,6 +232,22 @@ if (browser?.firstFrame) {
   }
 }
 p();
+
+// ---- what the wasm is made of: twiggy over the cargo output (names not yet stripped), when the
+// machine has it (`cargo install twiggy`); the shipped file is this after wasm-bindgen and wasm-opt
+const cargoWasm = path.join(ROOT, 'target/wasm32-unknown-unknown/wasm/flexlab.wasm');
+const twiggy = fs.existsSync(cargoWasm) ? spawnSync('twiggy', ['top', '-n', '25', cargoWasm], { encoding: 'utf8' }) : null;
+if (twiggy && twiggy.status === 0 && twiggy.stdout.trim()) {
+  p('## Size profile: the wasm before stripping');
+  p();
+  p('`twiggy top -n 25 target/wasm32-unknown-unknown/wasm/flexlab.wasm` (cargo profile `wasm`; wasm-bindgen then drops the');
+  p('name and bindgen sections and wasm-opt shrinks the code, so the shipped file is about half of this):');
+  p();
+  p('```');
+  for (const l of twiggy.stdout.trimEnd().split('\n')) p(l.trimEnd());
+  p('```');
+  p();
+}
 
 // ---- profile
 const prof = read('profile.txt');
