@@ -1347,7 +1347,7 @@ pub fn collide_warm(
 /// [`super::multicontact::max_contacts`]): above 1, the contacts of the touching features'
 /// clipped polygons (each with its own depth, in MuJoCo's order) when they clip, else the one
 /// GJK/EPA contact. Returns how many were appended.
-pub fn collide_multi(
+pub fn collide_clipped(
     sc: &mut EpaScratch,
     out: &mut Vec<PreContact>,
     margin: f64,

@@ -973,7 +973,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
             let max = multicontact::max_contacts(t1, t2, mg, m.opt.disabled(disable::MULTICCD));
             if max >= 2 {
                 // polygon clipping of the touching features (mjc_Convex without margin)
-                convex::collide_multi(&mut cs.epa, out, mg, &a, &b, (iters, tol), max);
+                convex::collide_clipped(&mut cs.epa, out, mg, &a, &b, (iters, tol), max);
             } else if ![t1, t2]
                 .iter()
                 .any(|&t| t == geom::SPHERE || t == geom::ELLIPSOID)
