@@ -52,7 +52,7 @@ export class ExerciseCard {
     /** Its number in the lesson's reading order (1-based), or null outside the lesson's order. */
     number: number | null,
     /** Called after every change of the stored progress (checked, tried again, answer shown). */
-    private readonly onProgress: () => void = () => {},
+    private readonly onProgress: () => void,
   ) {
     const id = uniqueId(`ex-${ex.id}`);
     this.root = el('section', { class: 'exercise', 'aria-labelledby': `${id}-h`, 'data-exercise': ex.id });

@@ -97,14 +97,16 @@ export class LessonView {
     const list = el('ol');
     const body = el('div', { class: 'sections' });
     const known = new Set(info.exercises.map((e) => e.id));
+    let selfNumbered = info.sections.length > 0;
     for (const s of info.sections) {
       const src = this.text(s.id);
       const placed = directives(src)
         .filter((d) => d.kind === 'exercise' && known.has(d.id) && !this.exerciseOrder.includes(d.id))
         .map((d) => d.id);
       this.exerciseOrder.push(...placed);
-      this.sectionExercises.set(s.id, placed);
+      if (placed.length) this.sectionExercises.set(s.id, placed);
       const heading = pick(s.title) || sectionTitle(src) || s.id;
+      selfNumbered &&= /^\d+[.)、．]/.test(heading);
       const a = el('a', { href: `#${encodeURIComponent(sectionAnchor(s.id))}` }, heading);
       a.addEventListener('click', (ev) => {
         ev.preventDefault();
@@ -120,7 +122,7 @@ export class LessonView {
       this.reveal.observe(sec);
     }
     // titles that carry their own numbers ("1. skin, flex…") are not numbered twice
-    if (info.sections.length && Array.from(list.querySelectorAll('a')).every((a) => /^\d+[.)、．]/.test(a.textContent ?? ''))) list.classList.add('self-numbered');
+    if (selfNumbered) list.classList.add('self-numbered');
     details.append(list);
     if (this.exerciseOrder.length) {
       this.startOverBtn.addEventListener('click', () => this.startOver());
@@ -239,14 +241,13 @@ export class LessonView {
 
   /** The contents' marks (right/total per section, ✓ when all are right) and the lesson's line. */
   private showProgress(): void {
+    // one read of the stored progress for the whole contents
+    const stored = loadStatuses(this.lessonId, this.exerciseOrder);
+    const status = new Map(this.exerciseOrder.map((id, i) => [id, stored[i]]));
     for (const [section, ids] of this.sectionExercises) {
       const mark = this.tocMarks.get(section);
       if (!mark) continue;
-      if (!ids.length) {
-        mark.textContent = '';
-        continue;
-      }
-      const s = tally(loadStatuses(this.lessonId, ids));
+      const s = tally(ids.map((id) => status.get(id) ?? null));
       const done = s.right === s.total;
       const said = t('sectionProgress', { right: s.right, total: s.total });
       // the mark is for the eye; a screen reader hears the sentence
@@ -254,7 +255,7 @@ export class LessonView {
       mark.classList.toggle('done', done);
       mark.title = said;
     }
-    const all = tally(loadStatuses(this.lessonId, this.exerciseOrder));
+    const all = tally(stored);
     this.progressLine.textContent = t('lessonProgress', { right: all.right, total: all.total }) + (all.shown ? t('answersShown', { shown: all.shown }) : '');
     this.startOverBtn.hidden = all.started === 0;
   }

@@ -1198,11 +1198,7 @@ fn epa(st: &mut Status, pt: &mut EpaScratch, o1: &Obj, o2: &Obj) {
 /// contacts are left in `multi.out`.
 fn multi_from(multi: &mut MultiScratch, st: &Status, v: [Vertex; 3], o1: &Obj, o2: &Obj) {
     multi.out.clear();
-    multi.out.push(Witness {
-        x1: st.x1,
-        x2: st.x2,
-        dist: st.dist,
-    });
+    multi.out.push(witness(st));
     let s = v.map(|v| Support {
         vert1: v.vert1,
         index1: v.index1,
@@ -1210,6 +1206,15 @@ fn multi_from(multi: &mut MultiScratch, st: &Status, v: [Vertex; 3], o1: &Obj, o
         index2: v.index2,
     });
     multi.multicontact(&s, &o1.shape.core, &o2.shape.core, st.max_contacts);
+}
+
+/// The query's one contact: its witness points and distance.
+fn witness(st: &Status) -> Witness {
+    Witness {
+        x1: st.x1,
+        x2: st.x2,
+        dist: st.dist,
+    }
 }
 
 /// Pushes the witness points apart by the shrunk radii (`inflate`).
@@ -1343,25 +1348,13 @@ pub fn collide_warm(
     collide_upto(sc, out, margin, a, b, (iterations, tol), (w1, w2), 1)
 }
 
-/// Collides two geoms as `mjc_Convex` does with its contact cap `max_contacts` (see
-/// [`super::multicontact::max_contacts`]): above 1, the contacts of the touching features'
-/// clipped polygons (each with its own depth, in MuJoCo's order) when they clip, else the one
-/// GJK/EPA contact. Returns how many were appended.
-pub fn collide_clipped(
-    sc: &mut EpaScratch,
-    out: &mut Vec<PreContact>,
-    margin: f64,
-    a: &Shape,
-    b: &Shape,
-    (iterations, tol): (usize, f64),
-    max_contacts: usize,
-) -> usize {
-    let w = (&Warm::new(), &Warm::new());
-    collide_upto(sc, out, margin, a, b, (iterations, tol), w, max_contacts)
-}
-
+/// Collides two shapes as `mjc_Convex` does with its contact cap `max_contacts` (see
+/// [`super::multicontact::max_contacts`]) and the shapes' support search state `w1`, `w2`:
+/// above 1, the contacts of the touching features' clipped polygons (each with its own depth,
+/// in MuJoCo's order) when they clip, else the one GJK/EPA contact. Returns how many were
+/// appended.
 #[allow(clippy::too_many_arguments)]
-fn collide_upto(
+pub fn collide_upto(
     sc: &mut EpaScratch,
     out: &mut Vec<PreContact>,
     margin: f64,
@@ -1399,38 +1392,28 @@ fn collide_upto(
         warm: w2,
     };
     let dist = ccd(sc, &mut st, &mut o1, &mut o2);
-    if !sc.multi.out.is_empty() {
-        // mjc_penetration: the contacts count when the least distance is a penetration
-        let least = sc
-            .multi
-            .out
-            .iter()
-            .fold(f64::INFINITY, |m, w| m.min(w.dist));
-        if least >= 0.0 {
+    if sc.multi.out.is_empty() {
+        if dist >= 0.0 || st.nx == 0 {
             return 0;
         }
-        for w in &sc.multi.out {
-            let pos = scl3(&add3(&w.x1, &w.x2), 0.5);
-            let mut normal = sub3(&w.x1, &w.x2);
-            normalize3(&mut normal);
-            out.push(PreContact::new(margin + w.dist, pos, normal));
-        }
-        return sc.multi.out.len();
-    }
-    if dist >= 0.0 || st.nx == 0 {
+        sc.multi.out.push(witness(&st));
+    } else if sc.multi.out.iter().all(|w| w.dist >= 0.0) {
+        // mjc_penetration: the contacts count when the least distance is a penetration
         return 0;
     }
-    let pos = add3(&st.x1, &st.x2);
-    let pos = scl3(&pos, 0.5);
-    let mut normal = sub3(&st.x1, &st.x2);
-    normalize3(&mut normal);
-    let mut pc = PreContact::new(margin + st.dist, pos, normal);
     let tri = |s: &Shape| matches!(s.core, Core::Points { n: 3, .. });
-    if (tri(a) || tri(b)) && o1.is_geom() {
-        fix_normal(&mut pc, &a.core, a.radius);
+    let fix = (tri(a) || tri(b)) && o1.is_geom();
+    for w in &sc.multi.out {
+        let pos = scl3(&add3(&w.x1, &w.x2), 0.5);
+        let mut normal = sub3(&w.x1, &w.x2);
+        normalize3(&mut normal);
+        let mut pc = PreContact::new(margin + w.dist, pos, normal);
+        if fix {
+            fix_normal(&mut pc, &a.core, a.radius);
+        }
+        out.push(pc);
     }
-    out.push(pc);
-    1
+    sc.multi.out.len()
 }
 
 /// `mjc_fixNormal` for the first object: the surface normal of a sphere, capsule, ellipsoid or

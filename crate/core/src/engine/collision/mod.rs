@@ -106,9 +106,9 @@ fn max_polygon(m: &Model, g: usize) -> usize {
 }
 
 /// Refuses a model whose contacts would need a collision function flexlab lacks: a mesh geom
-/// against an hfield or sdf geom, against a
-/// plane when its hull has a polygon of more than four vertices
-/// (whose contact choice flexlab does not reproduce), and sdf geoms against a mesh (`mjc_MeshSDF`) or without a field.
+/// against an hfield or sdf geom, or against a plane when its hull has a polygon of more than
+/// four vertices (whose contact choice flexlab does not reproduce), and sdf geoms against a
+/// mesh (`mjc_MeshSDF`) or without a field.
 /// Checked once before stepping, so the step never skips or fakes such a pair.
 pub fn check_supported(m: &Model) -> crate::Result<()> {
     if m.opt.disabled(disable::CONSTRAINT) || m.opt.disabled(disable::CONTACT) {
@@ -973,7 +973,8 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
             let max = multicontact::max_contacts(t1, t2, mg, m.opt.disabled(disable::MULTICCD));
             if max >= 2 {
                 // polygon clipping of the touching features (mjc_Convex without margin)
-                convex::collide_clipped(&mut cs.epa, out, mg, &a, &b, (iters, tol), max);
+                let fresh = (&meshsupport::Warm::new(), &meshsupport::Warm::new());
+                convex::collide_upto(&mut cs.epa, out, mg, &a, &b, (iters, tol), fresh, max);
             } else if ![t1, t2]
                 .iter()
                 .any(|&t| t == geom::SPHERE || t == geom::ELLIPSOID)

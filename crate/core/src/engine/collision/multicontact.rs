@@ -565,57 +565,25 @@ impl MultiScratch {
         let nface2 = feature_dim(&mut v2i, &mut v2);
         let dir = sub3(&x2, &x1);
         let dir_neg = sub3(&x1, &x2);
-        let mut n1 = std::mem::take(&mut self.normals1);
-        let mut n2 = std::mem::take(&mut self.normals2);
-        face_normals(c1, nface1, &v1i, &dir_neg, &mut n1);
-        face_normals(c2, nface2, &v2i, &dir, &mut n2);
-        self.touch(
-            &n1,
-            &n2,
-            (nface1, nface2),
-            (&mut v1, &mut v2),
-            (v1i[0], v2i[0]),
-            (c1, c2),
-            max_contacts,
-        );
-        self.normals1 = n1;
-        self.normals2 = n2;
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn touch(
-        &mut self,
-        n1: &[(Vec3, usize)],
-        n2: &[(Vec3, usize)],
-        (nface1, nface2): (usize, usize),
-        (v1, v2): (&mut [Vec3; 3], &mut [Vec3; 3]),
-        (v1i0, v2i0): (i32, i32),
-        (c1, c2): (&Core, &Core),
-        max_contacts: usize,
-    ) {
-        let (x1, x2) = (self.out[0].x1, self.out[0].x2);
-        let dir = sub3(&x2, &x1);
-        let dir_neg = sub3(&x1, &x2);
+        face_normals(c1, nface1, &v1i, &dir_neg, &mut self.normals1);
+        face_normals(c2, nface2, &v2i, &dir, &mut self.normals2);
+        let (n1, n2) = (&self.normals1, &self.normals2);
         // face against face: the most anti-parallel pair
         let mut best = -FACE_TOL;
         let mut found = None;
-        for (i, a) in n1.iter().enumerate() {
-            for (j, b) in n2.iter().enumerate() {
+        for a in n1 {
+            for b in n2 {
                 let d = dot3(&a.0, &b.0);
                 if d < best {
                     best = d;
-                    found = Some((i, j));
+                    found = Some((a, b));
                 }
             }
         }
-        if let Some((i, j)) = found {
-            let mut reference = std::mem::take(&mut self.reference);
-            let mut incident = std::mem::take(&mut self.incident);
-            face(c1, n1[i].1, &mut reference);
-            face(c2, n2[j].1, &mut incident);
-            self.reference = reference;
-            self.incident = incident;
-            self.polygon_clip(&n1[i].0, &n2[j].0, max_contacts);
+        if let Some(((normal1, idx1), (normal2, idx2))) = found.map(|(a, b)| (*a, *b)) {
+            face(c1, idx1, &mut self.reference);
+            face(c2, idx2, &mut self.incident);
+            self.polygon_clip(&normal1, &normal2, max_contacts);
             return;
         }
         // an edge of one geom lying in a face of the other
@@ -623,32 +591,28 @@ impl MultiScratch {
         if !edge_first && nface2 == 3 {
             return;
         }
-        let mut edges_buf = std::mem::take(&mut self.edges);
-        let (faces, facing, core_face, core_edge) = if edge_first {
-            edges(c1, nface1, v1, v1i0, &x1, &mut edges_buf);
+        let (faces, facing, core_face, near) = if edge_first {
+            edges(c1, nface1, &mut v1, v1i[0], &x1, &mut self.edges);
             (n2, dir, c2, v1[0])
         } else {
-            edges(c2, nface2, v2, v2i0, &x2, &mut edges_buf);
+            edges(c2, nface2, &mut v2, v2i[0], &x2, &mut self.edges);
             (n1, dir_neg, c1, v2[0])
         };
         let hit = faces
             .iter()
             .filter(|f| dot3(&f.0, &facing) > MINVAL)
             .find_map(|f| {
-                edges_buf
+                self.edges
                     .iter()
                     .find(|e| dot3(&f.0, &e.0).abs() < EDGE_TOL)
                     .map(|e| (*f, e.1))
             });
-        self.edges = edges_buf;
-        let Some(((normal, idx), end)) = hit else {
+        let Some(((normal, idx), far)) = hit else {
             return;
         };
-        let mut reference = std::mem::take(&mut self.reference);
-        face(core_face, idx, &mut reference);
-        self.reference = reference;
+        face(core_face, idx, &mut self.reference);
         self.incident.clear();
-        self.incident.extend_from_slice(&[core_edge, end]);
+        self.incident.extend_from_slice(&[near, far]);
         self.polygon_clip(&normal, &scl3(&normal, -1.0), max_contacts);
         if edge_first {
             // the clip made geom 2's face the reference: its witnesses come first. MuJoCo
