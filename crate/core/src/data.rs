@@ -156,8 +156,12 @@ macro_rules! data_arrays {
         pub struct DataArrays {
             $( $(#[$am])* pub $aname: Vec<$aty>, )*
         }
+        static DATA_ARRAY_NAMES: [&str; [$( stringify!($aname) ),*].len()] =
+            [ $( stringify!($aname) ),* ];
+
         impl DataArrays {
-            pub const NAMES: &'static [&'static str] = &[ $( stringify!($aname) ),* ];
+            /// Names of every array, in declaration order (one static, as `Model::ARRAY_NAMES`).
+            pub const NAMES: &'static [&'static str] = &DATA_ARRAY_NAMES;
             pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
                 // a name search and a table of readers, as `Model::field`
                 const READ: &[for<'d> fn(&'d DataArrays) -> FieldRef<'d>] =

@@ -293,9 +293,14 @@ macro_rules! model_struct {
             $( $(#[$am])* pub $aname: Vec<$aty>, )*
         }
 
+        static MODEL_ARRAY_NAMES: [&str; [$( stringify!($aname) ),*].len()] =
+            [ $( stringify!($aname) ),* ];
+
         impl Model {
-            /// Names of every array field, in declaration order.
-            pub const ARRAY_NAMES: &'static [&'static str] = &[ $( stringify!($aname) ),* ];
+            /// Names of every array field, in declaration order. (A reference to one static,
+            /// not a literal list: a `const` list was copied into each crate reading it, and the
+            /// browser build held the names twice, 2.3 kB gzip.)
+            pub const ARRAY_NAMES: &'static [&'static str] = &MODEL_ARRAY_NAMES;
 
             /// An array field by its MuJoCo name, with its row width.
             pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
