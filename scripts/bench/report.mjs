@@ -241,7 +241,7 @@ if (twiggy && twiggy.status === 0 && twiggy.stdout.trim()) {
   p('## Size profile: the wasm before stripping');
   p();
   p('`twiggy top -n 25 target/wasm32-unknown-unknown/wasm/flexlab.wasm` (cargo profile `wasm`; wasm-bindgen then drops the');
-  p('name and bindgen sections and wasm-opt shrinks the code, so the shipped file is about half of this):');
+  p('bindgen section, and wasm-opt the function names while it shrinks the code, so the shipped file is about half of this):');
   p();
   p('```');
   for (const l of twiggy.stdout.trimEnd().split('\n')) p(l.trimEnd());
