@@ -61,3 +61,34 @@ test('the inspector shows flex_vertadr and live data by MuJoCo name, and highlig
   await page.getByLabel('Field', { exact: true }).selectOption('contact');
   await expect(insp.locator('.meta')).toContainText('mjData.contact · 0 rows × 18');
 });
+
+test('on a wide screen the scene stays in view beside the inspector a field link opens', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openLab(page, '?lang=en');
+  const link = page.locator('button.field-link').first();
+  await link.scrollIntoViewIfNeeded();
+  const name = (await link.textContent())!.trim();
+  await link.click();
+  const insp = page.locator('details.inspector');
+  await expect(insp).toHaveAttribute('open', '');
+  await expect(insp.locator('table.fields caption')).toHaveText(name);
+  // the bench column scrolled to the inspector; the scene and its transport are still in view,
+  // and the inspector starts below them, not under them
+  const visible = async (sel: string) => {
+    const pane = (await page.locator('.bench-pane').boundingBox())!;
+    const box = (await page.locator(sel).first().boundingBox())!;
+    return box.y >= pane.y - 1 && box.y + box.height <= pane.y + pane.height + 1;
+  };
+  await expect.poll(() => visible('.bench canvas.view')).toBe(true);
+  expect(await visible('.bench .toolbar')).toBe(true);
+  const stage = (await page.locator('.bench .stage').boundingBox())!;
+  const top = (await insp.boundingBox())!.y;
+  expect(top).toBeGreaterThanOrEqual(stage.y + stage.height - 1);
+  expect(await page.locator('.bench-pane').evaluate((p) => p.scrollTop)).toBeGreaterThan(0);
+  // keyboard focus moving up the panels is not hidden behind the stage either
+  await page.locator('.bench-pane').evaluate((p) => p.scrollTo(0, p.scrollHeight));
+  const filter = page.getByLabel('Filter by name');
+  await filter.focus();
+  const stageNow = (await page.locator('.bench .stage').boundingBox())!;
+  expect((await filter.boundingBox())!.y).toBeGreaterThanOrEqual(stageNow.y + stageNow.height - 1);
+});

@@ -6,7 +6,7 @@ test('a rejected configuration shows MuJoCo’s message and keeps the scene', as
   await openLab(page, '?lang=en&scene=sandbox');
   expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
   expect((await loadSandbox(page, fixture('rejected.xml'))).ok).toBe(false);
-  const alert = page.locator('.bench > .message');
+  const alert = page.locator('.bench .stage > .message');
   await expect(alert).toBeVisible();
   await expect(alert).toContainText('The model did not compile');
   await expect(alert).toContainText("flex elasticity is no longer integrated implicitly under integrator='implicit' and 'implicitfast': set integrator='discrete'");

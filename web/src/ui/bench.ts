@@ -142,7 +142,12 @@ export class Bench {
     this.message = el('div', { class: 'message', role: 'alert' }, this.messageText, this.messageReset);
     this.message.hidden = true;
     this.panels = el('div', { class: 'panels' });
-    this.root.append(this.title, canvasWrap, bar, toggles, this.status, this.message, this.panels);
+    // the scene, its transport, status and messages: on a wide screen they stay in view while the
+    // panels under them scroll (style.css), so a field or a plot is read beside the running scene
+    const stage = el('div', { class: 'stage' }, canvasWrap, bar, this.status, this.message);
+    this.root.append(this.title, stage, toggles, this.panels);
+    // what is scrolled into view or focused below the stage stops under it (scroll-margin-top)
+    new ResizeObserver(() => this.root.style.setProperty('--stage-height', `${stage.offsetHeight}px`)).observe(stage);
     host.append(this.root);
 
     this.playBtn.addEventListener('click', () => this.play());
