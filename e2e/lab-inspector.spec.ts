@@ -73,7 +73,7 @@ test('on a wide screen the scene stays in view beside the inspector a field link
   await expect(insp).toHaveAttribute('open', '');
   await expect(insp.locator('table.fields caption')).toHaveText(name);
   // the bench column scrolled to the inspector; the scene and its transport are still in view,
-  // and the inspector starts below them, not under them
+  // and the field's values (what the student came for) are in view below them, not under them
   const visible = async (sel: string) => {
     const pane = (await page.locator('.bench-pane').boundingBox())!;
     const box = (await page.locator(sel).first().boundingBox())!;
@@ -81,8 +81,9 @@ test('on a wide screen the scene stays in view beside the inspector a field link
   };
   await expect.poll(() => visible('.bench canvas.view')).toBe(true);
   expect(await visible('.bench .toolbar')).toBe(true);
+  await expect.poll(() => visible('details.inspector .table-wrap')).toBe(true);
   const stage = (await page.locator('.bench .stage').boundingBox())!;
-  const top = (await insp.boundingBox())!.y;
+  const top = (await insp.locator('.table-wrap').boundingBox())!.y;
   expect(top).toBeGreaterThanOrEqual(stage.y + stage.height - 1);
   expect(await page.locator('.bench-pane').evaluate((p) => p.scrollTop)).toBeGreaterThan(0);
   // keyboard focus moving up the panels is not hidden behind the stage either

@@ -105,8 +105,10 @@ export class App {
       if (this.lesson && !this.fieldsLinked) {
         this.fieldsLinked = true;
         this.lesson.view.linkFields(new Set([...s.fields.model, ...s.fields.data, 'contact']), (name, row) => {
-          this.inspector.show(name, row ?? 0);
-          this.inspector.root.scrollIntoView({ block: 'nearest' });
+          // once open, and again once its values are in (they set its height)
+          const shown = this.inspector.show(name, row ?? 0);
+          this.inspector.reveal();
+          void shown.then(() => this.inspector.reveal());
         });
       }
     });

@@ -63,6 +63,7 @@ export class Inspector {
   private firstRow: HTMLInputElement;
   private meta: HTMLElement;
   private table: HTMLTableElement;
+  private readonly tableWrap: HTMLElement;
   private names: { model: string[]; data: string[] } = { model: [], data: [] };
   private sizes: Record<string, number> = {};
   private topo: Topology | null = null;
@@ -90,6 +91,7 @@ export class Inspector {
     this.meta = el('p', { class: 'meta', role: 'status' });
     this.table = el('table', { class: 'fields' });
     const tableWrap = el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': t('values') });
+    this.tableWrap = tableWrap;
     tableWrap.append(this.table);
     this.root.append(
       summary,
@@ -104,7 +106,7 @@ export class Inspector {
     );
     host.append(this.root);
     this.filter.addEventListener('input', () => this.fillNames());
-    this.select.addEventListener('change', () => this.show(this.select.value));
+    this.select.addEventListener('change', () => void this.show(this.select.value));
     this.firstRow.addEventListener('change', () => void this.read());
     refresh.addEventListener('click', () => void this.read());
     this.root.addEventListener('toggle', () => {
@@ -145,8 +147,9 @@ export class Inspector {
     if (keep) this.select.value = keep;
   }
 
-  /** Shows field `name` (a MuJoCo model or data array, or `contact`), from row `first`. */
-  show(name: string, first = 0): void {
+  /** Shows field `name` (a MuJoCo model or data array, or `contact`), from row `first`;
+   *  resolves when its values are on screen. */
+  show(name: string, first = 0): Promise<void> {
     this.field = name;
     if (this.filter.value && !name.toLowerCase().includes(this.filter.value.trim().toLowerCase())) {
       this.filter.value = '';
@@ -157,7 +160,13 @@ export class Inspector {
     this.firstRow.value = String(Math.max(0, first));
     this.emit();
     this.root.open = true;
-    void this.read();
+    return this.read();
+  }
+
+  /** Scrolls the inspector into view, and its values too when it is taller than the room. */
+  reveal(): void {
+    this.root.scrollIntoView({ block: 'nearest' });
+    this.tableWrap.scrollIntoView({ block: 'nearest' });
   }
 
   private schedule(): void {
