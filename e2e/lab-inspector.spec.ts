@@ -93,3 +93,20 @@ test('on a wide screen the scene stays in view beside the inspector a field link
   const stageNow = (await page.locator('.bench .stage').boundingBox())!;
   expect((await filter.boundingBox())!.y).toBeGreaterThanOrEqual(stageNow.y + stageNow.height - 1);
 });
+
+test('a field chosen while a live refresh is in flight is shown, not dropped', async ({ page }) => {
+  await openLab(page, '?lang=en');
+  const insp = page.locator('details.inspector');
+  await insp.locator('summary').click();
+  await page.getByLabel('Field', { exact: true }).selectOption('qpos');
+  await expect(insp.locator('table.fields caption')).toHaveText('qpos');
+  // a live refresh of qpos starts, and before it returns the student picks a model field (live
+  // refreshes skip model fields, so a dropped read would leave qpos's values there for good)
+  await page.evaluate(() => {
+    const i = window.__flexlab.app.inspector as unknown as { read(live: boolean): Promise<void>; show(name: string): Promise<void> };
+    void i.read(true);
+    void i.show('flex_vertadr');
+  });
+  await expect(insp.locator('table.fields caption')).toHaveText('flex_vertadr');
+  await expect(insp.locator('.meta')).toContainText('mjModel.flex_vertadr');
+});

@@ -14,13 +14,17 @@ wasm-bindgen --target web --out-dir web/src/wasm target/wasm32-unknown-unknown/w
 # compiler, lesson code and bindings (crate flexlab, built at opt-level "z" for the same reason),
 # the containers and formatting only they use, and Vec growth (the step does not allocate).
 # Inlining them (mostly functions with one caller) cost 5.9 kB gzip and no step time; the step's
-# crate, flexlab_core, is inlined as before (browser bench: same steps/s).
+# crate, flexlab_core, is inlined as before. To compare: FLEXLAB_INLINE_COLD=1 bash
+# scripts/build-wasm.sh builds without the patterns; the browser bench of both builds
+# (scripts/bench/browser.mjs --dist DIR for each) showed the same steps/s.
 # No --converge: 0.7 kB smaller for twice the build time.
 # The patterns match wasm-bindgen's function names (its output keeps the name section).
 COLD=('flexlab::*' 'roxmltree::*' 'hashbrown::*' 'alloc::collections::*' 'alloc::raw_vec::*'
   'alloc::fmt::*' 'alloc::string::*' 'core::fmt::*')
 NO_INLINE=()
-for pattern in "${COLD[@]}"; do NO_INLINE+=("--no-inline=$pattern"); done
+if [ -z "${FLEXLAB_INLINE_COLD:-}" ]; then
+  for pattern in "${COLD[@]}"; do NO_INLINE+=("--no-inline=$pattern"); done
+fi
 node_modules/.bin/wasm-opt "${NO_INLINE[@]}" -O3 --low-memory-unused --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
   web/src/wasm/flexlab_bg.wasm -o web/src/wasm/flexlab_bg.wasm

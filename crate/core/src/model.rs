@@ -297,9 +297,10 @@ macro_rules! model_struct {
             [ $( stringify!($aname) ),* ];
 
         impl Model {
-            /// Names of every array field, in declaration order. (A reference to one static,
-            /// not a literal list: a `const` list was copied into each crate reading it, and the
-            /// browser build held the names twice, 2.3 kB gzip.)
+            /// Names of every array field, in declaration order. (A reference to one static
+            /// array, not a literal list: a `const` list was copied into each crate reading it,
+            /// and the browser build held the names twice, 2.3 kB gzip. A static slice read by
+            /// the const is copied the same way, hence the array and its spelled-out length.)
             pub const ARRAY_NAMES: &'static [&'static str] = &MODEL_ARRAY_NAMES;
 
             /// An array field by its MuJoCo name, with its row width.

@@ -71,7 +71,8 @@ export class Inspector {
   private field = '';
   private selectedRow = -1;
   private timer: number | undefined;
-  private reading = false;
+  /** The read in flight, if any. */
+  private inflight: Promise<void> | null = null;
   private listeners: Array<(s: InspectorSelection | null) => void> = [];
   /** Rows and columns of the field on show (for tests). */
   shape: { rows: number; cols: number } = { rows: 0, cols: 0 };
@@ -90,9 +91,8 @@ export class Inspector {
     });
     this.meta = el('p', { class: 'meta', role: 'status' });
     this.table = el('table', { class: 'fields' });
-    const tableWrap = el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': t('values') });
-    this.tableWrap = tableWrap;
-    tableWrap.append(this.table);
+    this.tableWrap = el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': t('values') });
+    this.tableWrap.append(this.table);
     this.root.append(
       summary,
       el('div', { class: 'row' },
@@ -102,7 +102,7 @@ export class Inspector {
       el('label', { for: `${id}-field`, class: 'block-label' }, t('field')),
       this.select,
       this.meta,
-      tableWrap,
+      this.tableWrap,
     );
     host.append(this.root);
     this.filter.addEventListener('input', () => this.fillNames());
@@ -174,23 +174,28 @@ export class Inspector {
     if (this.live && this.root.open) this.timer = window.setInterval(() => void this.read(true), 300);
   }
 
-  private async read(liveOnly = false): Promise<void> {
+  /** Reads the shown field's values and renders them. Asked while a read is in flight, it runs
+   *  after that one (a field just chosen is read, not dropped); a live refresh joins it. */
+  private read(liveOnly = false): Promise<void> {
+    if (this.inflight) return liveOnly ? this.inflight : this.inflight.then(() => this.read());
     const name = this.field;
-    if (!name || this.reading) return;
-    if (liveOnly && this.names.model.includes(name)) return; // model fields never change
-    this.reading = true;
-    try {
-      const r = await this.sim.field(name);
-      if (name !== this.field) return;
-      if (!r.values) {
-        this.meta.textContent = r.error ?? '';
-        this.table.replaceChildren();
-        return;
-      }
-      this.render(name, r.values, Math.max(1, r.cols), r.kind);
-    } finally {
-      this.reading = false;
+    if (!name) return Promise.resolve();
+    if (liveOnly && this.names.model.includes(name)) return Promise.resolve(); // model fields never change
+    this.inflight = this.fetch(name).finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  private async fetch(name: string): Promise<void> {
+    const r = await this.sim.field(name);
+    if (name !== this.field) return;
+    if (!r.values) {
+      this.meta.textContent = r.error ?? '';
+      this.table.replaceChildren();
+      return;
     }
+    this.render(name, r.values, Math.max(1, r.cols), r.kind);
   }
 
   private render(name: string, values: Float64Array, cols: number, where: string): void {
