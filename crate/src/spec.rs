@@ -676,12 +676,30 @@ impl PluginSpec {
     }
 }
 
+/// `<statistic>`: values that replace what the compiler computes (`mjModel.stat`); `None`
+/// keeps the computed one, as MuJoCo's undefined (NaN) spec values do.
+#[derive(Debug, Clone, Default)]
+pub struct StatisticSpec {
+    /// Mean diagonal of the inertia matrix at `qpos0` (kg, kg·m²); scales the solvers'
+    /// convergence test.
+    pub meaninertia: Option<f64>,
+    /// Mean body mass (kg).
+    pub meanmass: Option<f64>,
+    /// Mean body size (m).
+    pub meansize: Option<f64>,
+    /// Size of the model (m), strictly positive; frames the camera.
+    pub extent: Option<f64>,
+    /// Centre of the model (m); frames the camera.
+    pub center: Option<[f64; 3]>,
+}
+
 /// The whole author-level model.
 #[derive(Debug, Clone)]
 pub struct Spec {
     pub modelname: String,
     pub compiler: CompilerSpec,
     pub option: Options,
+    pub statistic: StatisticSpec,
     pub bodies: Vec<BodySpec>,
     pub joints: Vec<JointSpec>,
     pub geoms: Vec<GeomSpec>,
@@ -714,6 +732,7 @@ impl Default for Spec {
             modelname: "MuJoCo Model".to_string(),
             compiler: CompilerSpec::default(),
             option: Options::default(),
+            statistic: StatisticSpec::default(),
             bodies: vec![BodySpec::new("world", 0, 0)],
             joints: Vec::new(),
             geoms: Vec::new(),

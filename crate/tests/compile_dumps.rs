@@ -117,6 +117,35 @@ fn check_dump(key: &str, dump: &Value) -> Vec<String> {
             problems.push(p);
         }
     }
+    problems.extend(compare_stat(&m, &dump["stat"]));
+    problems
+}
+
+/// `mjModel.stat`, each value to 1e-9 of its size (the means are sums over bodies and dofs).
+fn compare_stat(m: &Model, want: &Value) -> Vec<String> {
+    let s = &m.stat;
+    let got = [
+        ("meaninertia", s.meaninertia),
+        ("meanmass", s.meanmass),
+        ("meansize", s.meansize),
+        ("extent", s.extent),
+        ("center[0]", s.center[0]),
+        ("center[1]", s.center[1]),
+        ("center[2]", s.center[2]),
+    ];
+    let mut problems = Vec::new();
+    for (name, g) in got {
+        let w = match name.strip_prefix("center[") {
+            Some(k) => &want["center"][k[..1].parse::<usize>().unwrap()],
+            None => &want[name],
+        };
+        let w = w
+            .as_f64()
+            .unwrap_or_else(|| panic!("stat.{name} missing: rerun compile-dumps.py"));
+        if (g - w).abs() > 1e-9 * w.abs().max(1e-6) {
+            problems.push(format!("stat.{name}: {g} (MuJoCo {w})"));
+        }
+    }
     problems
 }
 

@@ -92,6 +92,7 @@ reference_cases!(
     cloth_pair_cg,
     cloth_pair_cg_elliptic,
     cloth_islands_cg,
+    statistic_meaninertia,
     cloth_vert_euler,
     cloth_vert_rk4_newton,
     cloth_vert_flipped_newton,

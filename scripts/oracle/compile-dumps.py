@@ -5,9 +5,10 @@ crate/tests/compile/<set>__<name>.json (never edit those by hand; rerun this scr
 Sets: "oracle" = ../shared/oracle/models, "examples" = ../shared/oracle/mujoco-examples
 (MuJoCo's own model/flex examples), "ours" = crate/tests/models, "rejections" =
 crate/tests/rejections (one small model per compile-time check of claims-3.15.0.md). A dump
-holds the sizes and the arrays in FIELDS that the model has, or MuJoCo's error (first line) if
-it rejects it. A model whose header comment says `spec: elastic3d FLEX=V` is compiled through
-the spec with that spec-only setting, as trace.py does.
+holds the sizes, the arrays in FIELDS that the model has and the statistics (mjModel.stat), or
+MuJoCo's error (first line) if it rejects it. A model whose header comment says
+`spec: elastic3d FLEX=V` is compiled through the spec with that spec-only setting, as trace.py
+does.
 
   .venv/bin/python scripts/oracle/compile-dumps.py [--oracle ../shared/oracle]
 """
@@ -54,6 +55,9 @@ actuator_ctrlrange actuator_forcerange actuator_length0 actuator_acc0
 key_qpos key_ctrl
 """.split()
 
+# mjModel.stat (mj_setConst's statistics, or <statistic>'s values where the model sets them).
+STAT = ["meaninertia", "meanmass", "meansize", "extent"]
+
 # Arrays left out of a dump when longer than BIG_LIMIT values, to keep the dumps small.
 BIG_FIELDS = {"mesh_vert", "mesh_face"}
 BIG_LIMIT = 30000
@@ -75,6 +79,9 @@ def dump(path):
     except Exception as e:  # MuJoCo's compile error: its first line is the message
         return {"ok": False, "error": str(e).splitlines()[0]}
     out = {"ok": True, "sizes": {s: int(getattr(m, s)) for s in SIZES}, "fields": {}}
+    # mjStatistic: meaninertia scales the solver's tolerance; the others frame the camera
+    out["stat"] = {k: float(getattr(m.stat, k)) for k in STAT}
+    out["stat"]["center"] = [float(x) for x in m.stat.center]
     for f in FIELDS:
         if not hasattr(m, f):
             continue

@@ -78,6 +78,7 @@ struct CGeom {
 pub fn compile(spec: &Spec) -> Result<Model> {
     let mut m = build(spec)?;
     setconst::set_const(&mut m)?;
+    setconst::apply_statistic(&mut m, &spec.statistic);
     checks::check_engine(&m)?;
     let configs: Vec<Option<&[(String, String)]>> = spec
         .plugins

@@ -345,56 +345,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
         }
     }
 
-    // statistics
-    let mut lo = [1e10f64; 3];
-    let mut hi = [-1e10f64; 3];
-    let mut upd = |p: &[f64], r: f64| {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k] - r);
-            hi[k] = hi[k].max(p[k] + r);
-        }
-    };
-    for i in 1..m.nbody {
-        upd(&d.a.xpos[3 * i..], 0.0);
-        upd(&d.a.xipos[3 * i..], 0.0);
-    }
-    for g in 0..m.ngeom {
-        let r = if m.geom_rbound[g] > 0.0 {
-            m.geom_rbound[g]
-        } else if m.geom_type[g] == 0 {
-            if m.geom_size[3 * g] != 0.0 || m.geom_size[3 * g + 1] != 0.0 {
-                m.geom_size[3 * g].max(m.geom_size[3 * g + 1]) * 0.1
-            } else {
-                0.01
-            }
-        } else {
-            0.0
-        };
-        upd(&d.a.geom_xpos[3 * g..], r);
-    }
-    for v in 0..m.nflexvert {
-        upd(&d.a.flexvert_xpos[3 * v..], 0.0);
-    }
-    m.stat.center = [
-        (lo[0] + hi[0]) * 0.5,
-        (lo[1] + hi[1]) * 0.5,
-        (lo[2] + hi[2]) * 0.5,
-    ];
-    if hi[0] > lo[0] {
-        m.stat.extent = 1e-5f64.max((hi[0] - lo[0]).max((hi[1] - lo[1]).max(hi[2] - lo[2])));
-    }
-    if m.nbody > 1 {
-        m.stat.meanmass = m.body_mass[1..].iter().sum::<f64>() / (m.nbody - 1) as f64;
-    }
-    if nv > 0 {
-        let mut s = 0.0;
-        for i in 0..nv {
-            s += d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize];
-        }
-        m.stat.meaninertia = s / nv as f64;
-    } else {
-        m.stat.meaninertia = 1.0;
-    }
+    statistics(m, &d);
     Ok(())
 }
 
@@ -418,5 +369,142 @@ fn body_jac_com(m: &Model, d: &Data, b: usize, jac: &mut [f64]) {
             jac[(3 + k) * nv + iu] = c[k];
         }
         i = m.dof_parentid[iu];
+    }
+}
+
+/// `mjModel.stat` as `mj_setConst` computes it at the reference pose: the bounding box of
+/// bodies, joint anchors, sites and geoms (planes by a tenth of their size; flex vertices count
+/// through their bodies, so pinned ones do not) gives
+/// `center` and `extent`; each body's size (farthest joint anchor, geom bound or flex edge)
+/// gives `meansize`, and `extent` is at least twice that; `meanmass` and `meaninertia` are the
+/// means of the body masses and of M's diagonal.
+fn statistics(m: &mut Model, d: &Data) {
+    // mj_defaultStatistic's values, which stand where there is nothing to measure
+    m.stat = crate::model::Statistic {
+        meaninertia: 1.0,
+        meanmass: 1.0,
+        meansize: 0.2,
+        extent: 2.0,
+        center: [0.0; 3],
+    };
+    let mut lo = [1e10f64; 3];
+    let mut hi = [-1e10f64; 3];
+    let mut upd = |p: &[f64], r: f64| {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k] - r);
+            hi[k] = hi[k].max(p[k] + r);
+        }
+    };
+    for i in 1..m.nbody {
+        upd(&d.a.xpos[3 * i..], 0.0);
+        upd(&d.a.xipos[3 * i..], 0.0);
+    }
+    for j in 0..m.njnt {
+        upd(&d.a.xanchor[3 * j..], 0.0);
+    }
+    for s in 0..m.nsite {
+        upd(&d.a.site_xpos[3 * s..], 0.0);
+    }
+    for g in 0..m.ngeom {
+        let r = if m.geom_rbound[g] > 0.0 {
+            m.geom_rbound[g]
+        } else if m.geom_type[g] == 0 {
+            if m.geom_size[3 * g] != 0.0 || m.geom_size[3 * g + 1] != 0.0 {
+                m.geom_size[3 * g].max(m.geom_size[3 * g + 1]) * 0.1
+            } else {
+                0.01
+            }
+        } else {
+            0.0
+        };
+        upd(&d.a.geom_xpos[3 * g..], r);
+    }
+    m.stat.center = [
+        (lo[0] + hi[0]) * 0.5,
+        (lo[1] + hi[1]) * 0.5,
+        (lo[2] + hi[2]) * 0.5,
+    ];
+    if hi[0] > lo[0] {
+        m.stat.extent = 1e-5f64.max((hi[0] - lo[0]).max((hi[1] - lo[1]).max(hi[2] - lo[2])));
+    }
+
+    let dist =
+        |a: &[f64], i: usize, b: &[f64], j: usize| math::norm3(&math::sub3(&v3(a, i), &v3(b, j)));
+    let mut size = vec![0.0f64; m.nbody];
+    for j in 0..m.njnt {
+        let mut b = m.jnt_bodyid[j] as usize;
+        for _ in 0..2 {
+            size[b] = size[b].max(dist(&d.a.xipos, b, &d.a.xanchor, j));
+            b = m.body_parentid[b] as usize;
+        }
+    }
+    size[0] = 0.0;
+    for (b, sz) in size.iter_mut().enumerate().skip(1) {
+        let adr = m.body_geomadr[b].max(0) as usize;
+        for g in adr..adr + m.body_geomnum[b] as usize {
+            if m.geom_rbound[g] > 0.0 {
+                *sz = sz.max(m.geom_rbound[g] + dist(&d.a.xipos, b, &d.a.geom_xpos, g));
+            }
+        }
+    }
+    for f in 0..m.nflex {
+        if m.flex_interp[f] != 0 {
+            let nodes =
+                m.flex_nodeadr[f] as usize..(m.flex_nodeadr[f] + m.flex_nodenum[f]) as usize;
+            for v1 in nodes.clone() {
+                let b1 = m.flex_nodebodyid[v1] as usize;
+                for v2 in nodes.clone() {
+                    let b2 = m.flex_nodebodyid[v2] as usize;
+                    size[b1] = size[b1].max(dist(&d.a.xpos, b1, &d.a.xpos, b2));
+                }
+            }
+            continue;
+        }
+        let vadr = m.flex_vertadr[f] as usize;
+        let eadr = m.flex_edgeadr[f] as usize;
+        for e in eadr..eadr + m.flex_edgenum[f] as usize {
+            for k in 0..2 {
+                let b = m.flex_vertbodyid[vadr + m.flex_edge[2 * e + k] as usize] as usize;
+                size[b] = size[b].max(m.flexedge_length0[e]);
+            }
+        }
+    }
+    if m.nbody > 1 {
+        m.stat.meansize = 0.0;
+        for sz in &mut size[1..] {
+            *sz = sz.max(1e-5);
+            m.stat.meansize += *sz / (m.nbody - 1) as f64;
+        }
+    }
+    m.stat.extent = m.stat.extent.max(2.0 * m.stat.meansize);
+
+    if m.nbody > 1 {
+        m.stat.meanmass = m.body_mass[1..].iter().sum::<f64>() / (m.nbody - 1) as f64;
+    }
+    let nv = m.nv;
+    if nv > 0 {
+        let mut s = 0.0;
+        for i in 0..nv {
+            s += d.a.M[(m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize];
+        }
+        m.stat.meaninertia = s / nv as f64;
+    }
+}
+
+/// `<statistic>`'s values replace the computed ones (after all of `mj_setConst`, as MuJoCo).
+pub fn apply_statistic(m: &mut Model, st: &crate::spec::StatisticSpec) {
+    let s = &mut m.stat;
+    for (over, val) in [
+        (st.meaninertia, &mut s.meaninertia),
+        (st.meanmass, &mut s.meanmass),
+        (st.meansize, &mut s.meansize),
+        (st.extent, &mut s.extent),
+    ] {
+        if let Some(v) = over {
+            *val = v;
+        }
+    }
+    if let Some(c) = st.center {
+        s.center = c;
     }
 }

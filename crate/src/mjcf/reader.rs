@@ -130,7 +130,10 @@ impl<'a> Reader<'a> {
                 "nuser_sensor",
             ])?;
         }
-        // visual and statistic only affect drawing here
+        for c in root.children_named("statistic") {
+            self.statistic(c)?;
+        }
+        // visual only affects drawing here
         for c in root.children_named("default") {
             self.default_class(c, 0, true)?;
         }
@@ -287,6 +290,29 @@ impl<'a> Reader<'a> {
             return Err(unsupported(e, "compiler fusestatic"));
         }
         e.read_bool("fitaabb", &mut c.fitaabb)?;
+        Ok(())
+    }
+
+    /// `<statistic>`: MuJoCo's schema, and its one check (extent > 0).
+    fn statistic(&mut self, e: &Element) -> Result<()> {
+        e.check_attrs(&["meaninertia", "meanmass", "meansize", "extent", "center"])?;
+        let s = &mut self.spec.statistic;
+        for (name, out) in [
+            ("meaninertia", &mut s.meaninertia),
+            ("meanmass", &mut s.meanmass),
+            ("meansize", &mut s.meansize),
+            ("extent", &mut s.extent),
+        ] {
+            if let Some(v) = e.f64(name)? {
+                *out = Some(v);
+            }
+        }
+        if let Some(c) = e.exact_f64s::<3>("center")? {
+            s.center = Some(c);
+        }
+        if s.extent.is_some_and(|x| x <= 0.0) {
+            return Err(e.error("extent must be strictly positive"));
+        }
         Ok(())
     }
 
