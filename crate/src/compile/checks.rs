@@ -6,7 +6,7 @@ use crate::flexkind::{
     flex_contact_possible, flex_interp_assemblable, flex_metric_possible, flex_simple,
     flex_stiffness_possible,
 };
-use crate::model::{Integrator, Model, Solver};
+use crate::model::{disable, enable, Integrator, Model, Solver};
 
 fn engine(msg: &str) -> Error {
     Error::engine(msg)
@@ -131,7 +131,39 @@ fn check_options(m: &Model) -> Result<()> {
             }
         }
     }
+    // MuJoCo raises these at the first mj_forward (mj_checkDiscrete), flexlab when compiling
+    if o.integrator == Integrator::Discrete && o.enabled(enable::SLEEP) {
+        if (0..m.nflex).any(|f| flex_metric_possible(m, f)) {
+            return Err(engine(
+                "mj_checkDiscrete: discrete integrator: sleep with flex not yet supported",
+            ));
+        }
+        if o.disabled(disable::ISLAND) {
+            return Err(engine(
+                "mj_checkDiscrete: discrete integrator: sleep without islands not yet supported",
+            ));
+        }
+    }
     // options MuJoCo honours and flexlab does not model: refuse instead of ignoring them
+    for (on, what) in [
+        (
+            o.enabled(enable::SLEEP),
+            "the sleep flag (bodies at rest put to sleep)",
+        ),
+        (
+            o.enabled(enable::DIAGEXACT),
+            "the diagexact flag (the exact diagonal of the constraint inertia, which sets the constraints' impedance)",
+        ),
+        (
+            o.disabled(disable::NATIVECCD),
+            "nativeccd='disable' (libccd's convex collision)",
+        ),
+    ] {
+        if on {
+            return Err(Error::unsupported(format!("{what} is not supported by flexlab yet"))
+                .at_element("flag"));
+        }
+    }
     if (o.density > 0.0 || o.viscosity > 0.0)
         && !matches!(o.integrator, Integrator::Euler | Integrator::Rk4)
     {
@@ -150,20 +182,63 @@ fn check_options(m: &Model) -> Result<()> {
     Ok(())
 }
 
-/// Run-time-only checks (MuJoCo raises them at the first `mj_forward`).
-pub fn check_runtime(m: &Model) -> Result<()> {
-    let o = &m.opt;
-    if o.integrator == Integrator::Discrete && o.enabled(crate::model::enable::SLEEP) {
-        if (0..m.nflex).any(|f| flex_metric_possible(m, f)) {
-            return Err(engine(
-                "mj_checkDiscrete: discrete integrator: sleep with flex not yet supported",
-            ));
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorKind;
+    use crate::mjcf::{parse, MemSource};
+
+    fn compile(option: &str, flexcomp: &str) -> crate::Result<crate::Model> {
+        let xml = format!(
+            r#"<mujoco><option {option}</option><worldbody>
+               <body pos="0 0 1"><freejoint/><geom size=".1"/></body>{flexcomp}</worldbody></mujoco>"#
+        );
+        super::super::compile(&parse(&xml, None, &MemSource::default())?)
+    }
+
+    const CLOTH: &str = r#"<flexcomp name="c" type="grid" dim="2" count="3 3 1" spacing=".1 .1 .1"
+        radius=".01"><edge equality="true"/></flexcomp>"#;
+
+    /// Flags that change MuJoCo's trajectory and that flexlab does not model are refused, not
+    /// ignored (each changes a MuJoCo 3.15.0 run: sleep freezes a resting box, diagexact moves
+    /// a CG cloth pair by 2 cm in 0.6 s).
+    #[test]
+    fn flags_flexlab_does_not_model_are_refused() {
+        for flag in [
+            r#"sleep="enable""#,
+            r#"diagexact="enable""#,
+            r#"nativeccd="disable""#,
+        ] {
+            let e = compile(&format!("><flag {flag}/>"), "").expect_err(flag);
+            assert_eq!(e.kind, ErrorKind::Unsupported, "{flag}: {e}");
+            assert!(e.to_string().contains("not supported by flexlab"), "{e}");
         }
-        if o.disabled(crate::model::disable::ISLAND) {
-            return Err(engine(
-                "mj_checkDiscrete: discrete integrator: sleep without islands not yet supported",
-            ));
+        for flag in [
+            r#"nativeccd="enable""#,
+            r#"fwdinv="enable""#,
+            r#"energy="enable""#,
+        ] {
+            compile(&format!("><flag {flag}/>"), CLOTH).expect(flag);
         }
     }
-    check_engine(m)
+
+    /// MuJoCo's own refusals of sleep under the discrete integrator come first.
+    #[test]
+    fn discrete_sleep_keeps_mujocos_messages() {
+        let e = compile(
+            r#"integrator="discrete"><flag sleep="enable"/>"#,
+            r#"<flexcomp name="c" type="grid" dim="2" count="3 3 1" spacing=".1 .1 .1"
+               radius=".01"><elasticity young="1e4" thickness="1e-3" elastic2d="stretch"/></flexcomp>"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("sleep with flex not yet supported"),
+            "{e}"
+        );
+        let e = compile(
+            r#"integrator="discrete"><flag sleep="enable" island="disable"/>"#,
+            "",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("sleep without islands"), "{e}");
+    }
 }

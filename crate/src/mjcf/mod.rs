@@ -50,6 +50,32 @@ mod tests {
     }
 
     #[test]
+    fn statistic_is_read_and_checked() {
+        let s = parse(
+            r#"<mujoco><statistic meaninertia="5" extent="2" center="0 0 3"/></mujoco>"#,
+            None,
+            &MemSource::default(),
+        )
+        .unwrap();
+        let st = &s.statistic;
+        assert_eq!(
+            (st.meaninertia, st.extent, st.meanmass),
+            (Some(5.0), Some(2.0), None)
+        );
+        assert_eq!(st.center, Some([0.0, 0.0, 3.0]));
+        let e = err("<mujoco>\n<statistic extent=\"-1\"/></mujoco>");
+        assert!(
+            e.message.contains("extent must be strictly positive"),
+            "{e}"
+        );
+        assert_eq!(e.location.line, Some(2));
+        let e = err(r#"<mujoco><statistic center="1 2"/></mujoco>"#);
+        assert_eq!(e.location.attribute.as_deref(), Some("center"), "{e}");
+        let e = err(r#"<mujoco><statistic scale="1"/></mujoco>"#);
+        assert!(e.message.contains("unrecognized attribute: 'scale'"), "{e}");
+    }
+
+    #[test]
     fn bad_numbers_and_keywords_name_the_attribute() {
         let e = err(r#"<mujoco><option gravity="0 0 x"/></mujoco>"#);
         assert!(e.message.contains("bad number 'x'"), "{e}");
