@@ -108,6 +108,7 @@ reference_cases!(
     rope_on_arm_rk4,
     rope_on_arm_implicitfast,
     rope_on_arm_implicit,
+    cloth_damped_implicit,
     cable1d_edge,
     cloth_pinned_constraint,
     tet_box_drop,

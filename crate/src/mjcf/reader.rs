@@ -192,7 +192,8 @@ impl<'a> Reader<'a> {
         }
         for c in root.children_named("sensor") {
             if !c.children.is_empty() {
-                return Err(unsupported(&c.children[0], "sensors"));
+                let kind = &c.children[0].name;
+                return Err(unsupported(&c.children[0], &format!("the sensor <{kind}>")));
             }
         }
         for c in root.children_named("keyframe") {

@@ -71,6 +71,20 @@ fn m_index(m: &Model, row: usize, col: usize) -> Option<usize> {
     (adr..adr + m.M_rownnz[row] as usize).find(|&a| m.M_colind[a] as usize == col)
 }
 
+/// Whether dofs `a` and `b` are related in the dof tree (one is the other or its ancestor):
+/// MuJoCo's `qDeriv` sparsity (`D_colind`, `mj_makeDofDofSparse` unreduced). M's layout drops
+/// the off-diagonal pairs of simple dofs (a vertex body's three slides), D keeps them.
+fn d_related(m: &Model, a: usize, b: usize) -> bool {
+    let (mut hi, lo) = if a >= b { (a, b) } else { (b, a) };
+    while hi > lo {
+        match usize::try_from(m.dof_parentid[hi]) {
+            Ok(p) => hi = p,
+            Err(_) => return false,
+        }
+    }
+    hi == lo
+}
+
 /// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`).
 fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     let h = m.opt.timestep;
@@ -136,7 +150,8 @@ fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
 
 /// The rank-one parts of `−h·qDeriv`: tendon dampers (`+h·b·JᵀJ`) and actuators whose force
 /// depends on velocity (`−h·s·momentᵀ·moment`, `mjd_actuator_vel`). Calls `add(coef, cols,
-/// vals)` per term; like MuJoCo, only entries inside the dof-dof sparsity are kept.
+/// vals)` per term; the caller keeps, as MuJoCo, the entries inside its matrix's sparsity (M's for
+/// implicitfast, qDeriv's for implicit).
 fn rank_one_terms(m: &Model, d: &Data, mut add: impl FnMut(f64, &[i32], &[f64])) {
     let h = m.opt.timestep;
     if !m.opt.disabled(disable::DAMPER) {
@@ -201,9 +216,8 @@ fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
                     let cp = m.flexedge_J_colind[p] as usize;
                     for q in ra..ra + n {
                         let cq = m.flexedge_J_colind[q] as usize;
-                        // only pairs in the dof-dof sparsity (ancestor-related dofs) are kept
-                        let (hi, lo) = if cp >= cq { (cp, cq) } else { (cq, cp) };
-                        if m_index(m, hi, lo).is_none() {
+                        // only pairs in qDeriv's sparsity (ancestor-related dofs) are kept
+                        if !d_related(m, cp, cq) {
                             continue;
                         }
                         a[cp * nv + cq] += h * b * d.a.flexedge_J[p] * d.a.flexedge_J[q];
@@ -216,8 +230,7 @@ fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
         for (p, &cp) in cols.iter().enumerate() {
             for (q, &cq) in cols.iter().enumerate() {
                 let (cp, cq) = (cp as usize, cq as usize);
-                let (hi, lo) = if cp >= cq { (cp, cq) } else { (cq, cp) };
-                if m_index(m, hi, lo).is_some() {
+                if d_related(m, cp, cq) {
                     a[cp * nv + cq] += coef * vals[p] * vals[q];
                 }
             }
