@@ -163,6 +163,8 @@ pub struct JointSpec {
     pub frictionloss: f64,
     pub margin: f64,
     pub reference: f64,
+    /// `<freejoint align>`: 0 false, 1 true, 2 auto (follow `compiler alignfree`).
+    pub align: u8,
     pub line: u32,
 }
 
@@ -189,6 +191,7 @@ impl Default for JointSpec {
             frictionloss: 0.0,
             margin: 0.0,
             reference: 0.0,
+            align: 2,
             line: 0,
         }
     }

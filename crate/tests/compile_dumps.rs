@@ -13,7 +13,10 @@ use std::path::PathBuf;
 
 /// Models MuJoCo loads that need a feature flexlab lacks: they must fail with a located
 /// "not supported" error (never a wrong model); remove an entry when the feature lands.
-const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[];
+const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
+    ("ours__alignfree_offset", "free-joint alignment"),
+    ("ours__discardvisual_geom", "discardvisual"),
+];
 
 fn model_path(set: &str, model: &str) -> PathBuf {
     match set {

@@ -109,6 +109,7 @@ reference_cases!(
     rope_on_arm_implicitfast,
     rope_on_arm_implicit,
     cloth_damped_implicit,
+    settotalmass_cloth,
     cable1d_edge,
     cloth_pinned_constraint,
     tet_box_drop,

@@ -76,7 +76,28 @@ struct CGeom {
 
 /// Compiles a spec into a model, running the compile-time checks MuJoCo runs.
 pub fn compile(spec: &Spec) -> Result<Model> {
+    if spec.compiler.discardvisual {
+        // MuJoCo drops these geoms (and meshes only they use) after their mass is counted
+        if let Some(g) = spec
+            .geoms
+            .iter()
+            .find(|g| g.contype == 0 && g.conaffinity == 0)
+        {
+            let mut e = Error::unsupported(
+                "compiler discardvisual='true' with a visual-only geom (contype=conaffinity=0) is not supported by flexlab yet",
+            )
+            .at_element("geom")
+            .at_line(g.line);
+            if !g.name.is_empty() {
+                e = e.at_object(&g.name);
+            }
+            return Err(e);
+        }
+    }
     let mut m = build(spec)?;
+    if spec.compiler.settotalmass > 0.0 {
+        set_totalmass(&mut m, spec.compiler.settotalmass);
+    }
     setconst::set_const(&mut m)?;
     setconst::apply_statistic(&mut m, &spec.statistic);
     checks::check_engine(&m)?;
@@ -96,6 +117,55 @@ pub fn compile(spec: &Spec) -> Result<Model> {
         })
         .collect();
     Ok(m)
+}
+
+/// `body_subtreemass`: each body's mass plus its descendants'.
+fn set_subtreemass(m: &mut Model) {
+    let mut sub = m.body_mass.clone();
+    for i in (1..m.nbody).rev() {
+        sub[m.body_parentid[i] as usize] += sub[i];
+    }
+    m.body_subtreemass = sub;
+}
+
+/// `compiler settotalmass` (`mj_setTotalmass`): every body's mass and inertia scaled by one
+/// factor so the masses sum to `total` (kg), before the constants that depend on them.
+fn set_totalmass(m: &mut Model, total: f64) {
+    let sum: f64 = m.body_mass[1..].iter().sum();
+    let scale = (total / sum.max(math::MINVAL)).max(math::MINVAL);
+    for b in 1..m.nbody {
+        m.body_mass[b] *= scale;
+        for k in 0..3 {
+            m.body_inertia[3 * b + k] *= scale;
+        }
+    }
+    set_subtreemass(m);
+}
+
+/// MuJoCo moves the frame of a body whose only joint is free and which has no children onto its
+/// inertial frame when the joint says `align="true"`, or `"auto"` under `compiler
+/// alignfree="true"`. flexlab does not: where that would move the frame (`ipos`, `iquat` not
+/// already the identity) it refuses instead of compiling other coordinates.
+fn check_free_alignment(spec: &Spec, body: usize, ipos: &[f64; 3], iquat: &[f64; 4]) -> Result<()> {
+    let b = &spec.bodies[body];
+    let [j] = b.joints[..] else {
+        return Ok(());
+    };
+    let j = &spec.joints[j];
+    let aligned = j.align == 1 || (j.align == 2 && spec.compiler.alignfree);
+    let moves = *ipos != [0.0; 3] || *iquat != [1.0, 0.0, 0.0, 0.0];
+    if j.jtype == crate::spec::JointType::Free && b.children.is_empty() && aligned && moves {
+        let mut e = Error::unsupported(
+            "free-joint alignment (freejoint align='true', or compiler alignfree='true') of a body whose inertial frame is not its own is not supported by flexlab yet",
+        )
+        .at_element("joint")
+        .at_line(j.line);
+        if !j.name.is_empty() {
+            e = e.at_object(&j.name);
+        }
+        return Err(e);
+    }
+    Ok(())
 }
 
 /// The plugins of the bodies (in compiled order): each must be declared in `<extension>` and
@@ -793,6 +863,7 @@ fn build(spec: &Spec) -> Result<Model> {
                 }
             }
         }
+        check_free_alignment(spec, sb, &ipos, &iquat)?;
         bodies.push(CBody {
             spec: sb,
             parent,
@@ -1060,13 +1131,7 @@ fn build(spec: &Spec) -> Result<Model> {
             ));
         }
     }
-    // body_subtreemass
-    let mut sub = m.body_mass.clone();
-    for i in (1..nbody).rev() {
-        let p = bodies[i].parent;
-        sub[p] += sub[i];
-    }
-    m.body_subtreemass = sub;
+    set_subtreemass(&mut m);
     // simple bodies (MuJoCo's fast paths for sliders under a static parent)
     let mut simple = vec![0u8; nbody];
     for i in 0..nbody {

@@ -881,10 +881,10 @@ impl<'a> Reader<'a> {
                     j.name = c.string("name").unwrap_or_default();
                     self.suffix_name(&mut j.name);
                     c.read_int("group", &mut j.group)?;
-                    if c.keyword("align", &[("false", 0), ("true", 1), ("auto", 2)])?
-                        .is_some_and(|v| v == 1)
+                    if let Some(v) =
+                        c.keyword("align", &[("false", 0), ("true", 1), ("auto", 2)])?
                     {
-                        return Err(unsupported(c, "freejoint align"));
+                        j.align = v;
                     }
                     self.spec.add_joint(body, j);
                 }
