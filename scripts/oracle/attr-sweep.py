@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Differential sweep: one attribute at a time, MuJoCo 3.15.0 against flexlab.
+
+A base model marks the places where a case may add attributes with {{SLOT}} placeholders; each
+line of a case file is `SLOT attr="value" ...`. For every case the model is written with that
+slot filled (the other slots empty), both engines trace it (../shared/oracle/trace.py and
+`flexlab trace`) and the line reports the worst qpos difference, or which engine refused the
+model. A compiler or engine that reads an attribute and ignores it shows up here as a gap that
+grows with the run, or as a model MuJoCo refuses and flexlab accepts; every such finding should
+become a reference case (references.txt) or a located "not supported" error.
+
+The base line (no slot filled) and MuJoCo against itself with every qpos moved by 1e-15 give the
+noise floor: a CG solve stopped near its tolerance or a chaotic contact run differs at that
+level in MuJoCo itself, and a case within it is not a finding.
+
+  .venv/bin/python scripts/oracle/attr-sweep.py scripts/oracle/sweep/mixed.xml \
+      scripts/oracle/sweep/mixed.txt [--steps 300] [--oracle ../shared/oracle]
+
+Needs target/release/flexlab (cargo build --release) and the venv of make-references.sh.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import mujoco
+import numpy as np
+
+SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def fill(base, slot, attrs):
+    """The base model with `slot` replaced by ` attrs` and every other slot removed."""
+    return SLOT.sub(lambda m: f" {attrs}" if m.group(1) == slot else "", base)
+
+
+def trace(cmd):
+    """Runs a tracer; returns (final qpos, None) or (None, its error line)."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        frames = json.loads(r.stdout)["frames"]
+        return np.array(frames[-1]["qpos"]), None
+    except (ValueError, KeyError, IndexError):
+        err = (r.stdout + r.stderr).strip().replace("\\n", " ").splitlines()
+        return None, (err[0] if err else f"exit {r.returncode}")[:140]
+
+
+def self_sensitivity(path, steps):
+    """MuJoCo against itself, every qpos moved by 1e-15: the run's own amplification."""
+    m = mujoco.MjModel.from_xml_path(path)
+    out = []
+    for eps in (0.0, 1e-15):
+        d = mujoco.MjData(m)
+        d.qpos[:] += eps
+        for _ in range(steps):
+            mujoco.mj_step(m, d)
+        out.append(d.qpos.copy())
+    return float(np.abs(out[0] - out[1]).max())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("base")
+    ap.add_argument("cases")
+    ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--oracle", default="../shared/oracle")
+    a = ap.parse_args()
+    assert mujoco.__version__ == "3.15.0", mujoco.__version__
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    flexlab = os.path.join(root, "target", "release", "flexlab")
+    base = open(a.base).read()
+    cases = [("(base)", "")]
+    for line in open(a.cases):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            slot, _, attrs = line.partition(" ")
+            cases.append((slot, attrs))
+    findings = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "case.xml")
+        for slot, attrs in cases:
+            with open(path, "w") as f:
+                f.write(fill(base, slot, attrs))
+            args = [path, "--steps", str(a.steps), "--every", str(a.steps)]
+            ref, ref_err = trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
+            ours, our_err = trace([flexlab, "trace", *args])
+            label = f"{slot} {attrs}".strip()
+            if ref_err and our_err:
+                verdict = "both refuse"
+            elif ref_err:
+                verdict, findings = f"FINDING: MuJoCo refuses ({ref_err}), flexlab accepts", findings + 1
+            elif our_err:
+                verdict = f"flexlab refuses: {our_err}"
+            elif ref.shape != ours.shape:
+                verdict, findings = f"FINDING: nq {ours.size}, MuJoCo {ref.size}", findings + 1
+            else:
+                floor = self_sensitivity(path, a.steps)
+                diff = float(np.abs(ref - ours).max())
+                verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e})"
+                if diff > max(1e-9, 100 * floor):
+                    verdict, findings = "FINDING: " + verdict, findings + 1
+            print(f"{label:60s} {verdict}", flush=True)
+    print(f"{len(cases)} cases, {findings} findings")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
