@@ -75,6 +75,51 @@ mod tests {
         assert!(e.message.contains("unrecognized attribute: 'scale'"), "{e}");
     }
 
+    /// `<visual>` is drawing only, but flexlab refuses what MuJoCo 3.15.0 refuses there (each
+    /// message checked against MuJoCo's for the same text).
+    #[test]
+    fn visual_follows_mujocos_schema() {
+        let ok = r#"<mujoco><visual><global orthographic="true" offwidth="800" fovy="30"/>
+            <headlight ambient=".2 .2 .2" active="0"/><rgba haze="1 1 1 1"/><map znear="0.001"/>
+            <quality shadowsize="2048"/><scale com="0.2"/></visual><visual/></mujoco>"#;
+        parse(ok, None, &MemSource::default()).unwrap();
+        for (xml, want) in [
+            (r#"<visual foo="1"/>"#, "unrecognized attribute: 'foo'"),
+            (
+                "<visual><global/><global/></visual>",
+                "unique element 'global' found 2 times",
+            ),
+            ("<visual><bogus/></visual>", "unrecognized element 'bogus'"),
+            (
+                "<visual><global><x/></global></visual>",
+                "unrecognized element 'x'",
+            ),
+            (
+                r#"<visual><global fovy="abc"/></visual>"#,
+                "bad number 'abc'",
+            ),
+            (
+                r#"<visual><rgba fog="1 2"/></visual>"#,
+                "'fog' must have 4 values",
+            ),
+            (
+                r#"<visual><global orthographic="1"/></visual>"#,
+                "orthographic",
+            ),
+            (
+                r#"<visual><global realtime="-1"/></visual>"#,
+                "realtime must be greater than 0",
+            ),
+            (
+                r#"<visual><map znear="0"/></visual>"#,
+                "znear must be strictly positive",
+            ),
+        ] {
+            let e = err(&format!("<mujoco>{xml}</mujoco>"));
+            assert!(e.message.contains(want), "{xml}: {e}");
+        }
+    }
+
     #[test]
     fn bad_numbers_and_keywords_name_the_attribute() {
         let e = err(r#"<mujoco><option gravity="0 0 x"/></mujoco>"#);

@@ -40,6 +40,158 @@ fn unsupported(e: &Element, what: &str) -> crate::Error {
     err
 }
 
+/// `<visual>`: drawing only, so nothing is kept, but MuJoCo's schema and value checks apply (a
+/// model flexlab loads is one MuJoCo 3.15.0 loads).
+fn visual(e: &Element) -> Result<()> {
+    const GLOBAL: [&str; 13] = [
+        "cameraid",
+        "orthographic",
+        "fovy",
+        "ipd",
+        "azimuth",
+        "elevation",
+        "linewidth",
+        "glow",
+        "offwidth",
+        "offheight",
+        "realtime",
+        "ellipsoidinertia",
+        "bvactive",
+    ];
+    const QUALITY: [&str; 5] = [
+        "shadowsize",
+        "offsamples",
+        "numslices",
+        "numstacks",
+        "numquads",
+    ];
+    const HEADLIGHT: [&str; 4] = ["ambient", "diffuse", "specular", "active"];
+    const MAP: [&str; 13] = [
+        "stiffness",
+        "stiffnessrot",
+        "force",
+        "torque",
+        "alpha",
+        "fogstart",
+        "fogend",
+        "znear",
+        "zfar",
+        "haze",
+        "shadowclip",
+        "shadowscale",
+        "actuatortendon",
+    ];
+    const SCALE: [&str; 17] = [
+        "forcewidth",
+        "contactwidth",
+        "contactheight",
+        "connect",
+        "com",
+        "camera",
+        "light",
+        "selectpoint",
+        "jointlength",
+        "jointwidth",
+        "actuatorlength",
+        "actuatorwidth",
+        "framelength",
+        "framewidth",
+        "constraint",
+        "slidercrank",
+        "frustum",
+    ];
+    const RGBA: [&str; 25] = [
+        "fog",
+        "haze",
+        "force",
+        "inertia",
+        "joint",
+        "actuator",
+        "actuatornegative",
+        "actuatorpositive",
+        "com",
+        "camera",
+        "light",
+        "selectpoint",
+        "connect",
+        "contactpoint",
+        "contactforce",
+        "contactfriction",
+        "contacttorque",
+        "contactgap",
+        "rangefinder",
+        "constraint",
+        "slidercrank",
+        "crankbroken",
+        "frustum",
+        "bv",
+        "bvactive",
+    ];
+    const BOOLS: [&str; 3] = ["orthographic", "ellipsoidinertia", "bvactive"];
+    const INTS: [&str; 9] = [
+        "cameraid",
+        "offwidth",
+        "offheight",
+        "shadowsize",
+        "offsamples",
+        "numslices",
+        "numstacks",
+        "numquads",
+        "active",
+    ];
+    e.check_attrs(&[])?;
+    for c in &e.children {
+        let attrs: &[&str] = match c.name.as_str() {
+            "global" => &GLOBAL,
+            "quality" => &QUALITY,
+            "headlight" => &HEADLIGHT,
+            "map" => &MAP,
+            "scale" => &SCALE,
+            "rgba" => &RGBA,
+            _ => {
+                return Err(c.error(format!(
+                    "Schema violation: unrecognized element '{}'",
+                    c.name
+                )))
+            }
+        };
+        let n = e.children_named(&c.name).count();
+        if n > 1 {
+            return Err(e.error(format!(
+                "Schema violation: unique element '{}' found {n} times",
+                c.name
+            )));
+        }
+        if let Some(g) = c.children.first() {
+            return Err(g.error(format!(
+                "Schema violation: unrecognized element '{}'",
+                g.name
+            )));
+        }
+        c.check_attrs(attrs)?;
+        for &a in attrs {
+            if c.name == "rgba" {
+                c.exact_f64s::<4>(a)?;
+            } else if c.name == "headlight" && a != "active" {
+                c.exact_f64s::<3>(a)?;
+            } else if BOOLS.contains(&a) {
+                c.bool(a)?;
+            } else if INTS.contains(&a) {
+                c.int(a)?;
+            } else {
+                c.f64(a)?;
+            }
+        }
+        if c.name == "global" && c.f64("realtime")?.is_some_and(|v| v <= 0.0) {
+            return Err(c.attr_error("realtime", "realtime must be greater than 0"));
+        }
+        if c.name == "map" && c.f64("znear")?.is_some_and(|v| v <= 0.0) {
+            return Err(c.attr_error("znear", "znear must be strictly positive"));
+        }
+    }
+    Ok(())
+}
+
 /// A composite error: MuJoCo's XML error, at the element.
 fn composite_error(e: &Element, msg: String) -> crate::Error {
     e.error(msg)
@@ -133,7 +285,9 @@ impl<'a> Reader<'a> {
         for c in root.children_named("statistic") {
             self.statistic(c)?;
         }
-        // visual only affects drawing here
+        for c in root.children_named("visual") {
+            visual(c)?;
+        }
         for c in root.children_named("default") {
             self.default_class(c, 0, true)?;
         }
