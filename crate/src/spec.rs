@@ -220,7 +220,7 @@ pub struct GeomSpec {
     pub solimp: [f64; 5],
     pub margin: f64,
     pub gap: f64,
-    /// Explicit mass; negative when density decides.
+    /// Explicit mass (kg); NaN when density decides (MuJoCo's undefined value).
     pub mass: f64,
     pub density: f64,
     pub shellinertia: bool,
@@ -256,7 +256,7 @@ impl Default for GeomSpec {
             solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
             margin: 0.0,
             gap: 0.0,
-            mass: -1.0,
+            mass: f64::NAN,
             density: 1000.0,
             shellinertia: false,
             mesh: String::new(),

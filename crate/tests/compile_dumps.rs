@@ -16,6 +16,7 @@ use std::path::PathBuf;
 const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
     ("ours__alignfree_offset", "free-joint alignment"),
     ("ours__discardvisual_geom", "discardvisual"),
+    ("ours__joint_armature_negative", "negative joint armature"),
 ];
 
 fn model_path(set: &str, model: &str) -> PathBuf {

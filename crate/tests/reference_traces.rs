@@ -110,6 +110,8 @@ reference_cases!(
     rope_on_arm_implicit,
     cloth_damped_implicit,
     settotalmass_cloth,
+    frictionloss_negative,
+    iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,
     tet_box_drop,

@@ -44,8 +44,10 @@ def trace(cmd):
         frames = json.loads(r.stdout)["frames"]
         return np.array(frames[-1]["qpos"]), None
     except (ValueError, KeyError, IndexError):
-        err = (r.stdout + r.stderr).strip().replace("\\n", " ").splitlines()
-        return None, (err[0] if err else f"exit {r.returncode}")[:140]
+        # flexlab's message starts its stderr; Python's traceback ends with the exception
+        lines = [ln.strip() for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
+        err = next((ln for ln in reversed(lines) if "Error:" in ln), lines[0] if lines else "")
+        return None, (err or f"exit {r.returncode}")[:140]
 
 
 def self_sensitivity(path, steps):

@@ -633,7 +633,7 @@ fn compile_geom(
             }
             None => geom_inertia(t, s, mass, shell),
         };
-        if g.mass >= 0.0 {
+        if !g.mass.is_nan() {
             if g.mass == 0.0 {
                 mass = 0.0;
             } else if vol > math::EPS {
@@ -909,6 +909,14 @@ fn build(spec: &Spec) -> Result<Model> {
     for (ji, &(sj, bi)) in jnt_order.iter().enumerate() {
         let j = &spec.joints[sj];
         let err = |msg: String| cerr_obj(msg, "joint", &j.name, j.line);
+        if j.armature < 0.0 {
+            // MuJoCo accepts it; its mass matrix can then be indefinite, and its solve of the
+            // smooth acceleration diverges (mjWARN_INERTIA, then a reset) where flexlab's
+            // factorisation would step on without a warning
+            let mut e = err("negative joint armature is not supported by flexlab".into());
+            e.kind = crate::error::ErrorKind::Unsupported;
+            return Err(e);
+        }
         if m.body_jntnum[bi] == 0 {
             m.body_jntadr[bi] = ji as i32;
         }
@@ -1122,7 +1130,7 @@ fn build(spec: &Spec) -> Result<Model> {
         } else {
             0
         });
-        if i > 0 && !b.joints.is_empty() && !check_mass(&bodies, &m, i) {
+        if i > 0 && !b.joints.is_empty() && !check_mass(&bodies, i) {
             return Err(cerr_obj(
                 "mass and inertia of moving bodies must be larger than mjMINVAL",
                 "body",
@@ -1551,14 +1559,17 @@ fn ancestor_lastdof(bodies: &[CBody], lastdof: &[i32], bi: usize) -> i32 {
     }
 }
 
-fn check_mass(bodies: &[CBody], m: &Model, i: usize) -> bool {
+/// MuJoCo's `CheckBodyMassInertia`: a moving body needs mass and inertia of its own or of a
+/// static child.
+fn check_mass(bodies: &[CBody], i: usize) -> bool {
     let b = &bodies[i];
     if b.mass >= math::MINVAL && b.inertia.iter().all(|&x| x >= math::MINVAL) {
         return true;
     }
+    // a static child welded to it counts; a child with joints is a moving body of its own
     (i + 1..bodies.len())
-        .filter(|&k| m.body_parentid.get(k).is_none_or(|_| true) && bodies[k].parent == i)
-        .any(|k| check_mass(bodies, m, k))
+        .filter(|&k| bodies[k].parent == i && bodies[k].joints.is_empty())
+        .any(|k| check_mass(bodies, k))
 }
 
 /// M's reduced sparse layout: each row holds its ancestor dofs then the diagonal; simple dofs

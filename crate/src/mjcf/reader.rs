@@ -1433,6 +1433,9 @@ fn read_orientation(e: &Element) -> Result<Option<Orientation>> {
     let mut found: Option<Orientation> = None;
     let mut count = 0;
     if let Some(q) = e.exact_f64s::<4>("quat")? {
+        if q == [0.0; 4] {
+            return Err(e.attr_error("quat", "zero quaternion is not allowed"));
+        }
         found = Some(Orientation::Quat(q));
         count += 1;
     }

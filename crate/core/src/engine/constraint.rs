@@ -877,7 +877,8 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     if ok && !m.opt.disabled(disable::FRICTIONLOSS) {
         for i in 0..m.nv {
-            if m.dof_frictionloss[i] > 0.0
+            // any non-zero value adds a row, as in MuJoCo (a tendon's only when positive)
+            if m.dof_frictionloss[i] != 0.0
                 && !add_rows(
                     d,
                     &[1.0],
