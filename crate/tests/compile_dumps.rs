@@ -17,6 +17,7 @@ const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
     ("ours__alignfree_offset", "free-joint alignment"),
     ("ours__discardvisual_geom", "discardvisual"),
     ("ours__joint_armature_negative", "negative joint armature"),
+    ("ours__flex_damping_negative", "negative elasticity damping"),
 ];
 
 fn model_path(set: &str, model: &str) -> PathBuf {
