@@ -60,7 +60,7 @@ def self_sensitivity(path, steps):
         for _ in range(steps):
             mujoco.mj_step(m, d)
         out.append(d.qpos.copy())
-    return float(np.abs(out[0] - out[1]).max())
+    return float(np.abs(out[0] - out[1]).max(initial=0.0))
 
 
 def main():
@@ -100,7 +100,7 @@ def main():
                 verdict, findings = f"FINDING: nq {ours.size}, MuJoCo {ref.size}", findings + 1
             else:
                 floor = self_sensitivity(path, a.steps)
-                diff = float(np.abs(ref - ours).max())
+                diff = float(np.abs(ref - ours).max(initial=0.0))
                 verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e})"
                 if diff > max(1e-9, 100 * floor):
                     verdict, findings = "FINDING: " + verdict, findings + 1
