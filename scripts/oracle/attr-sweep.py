@@ -98,6 +98,11 @@ def main():
                 verdict = f"flexlab refuses: {our_err}"
             elif ref.shape != ours.shape:
                 verdict, findings = f"FINDING: nq {ours.size}, MuJoCo {ref.size}", findings + 1
+            elif not (np.isfinite(ref).all() and np.isfinite(ours).all()):
+                bad = (int((~np.isfinite(ref)).sum()), int((~np.isfinite(ours)).sum()))
+                verdict = f"non-finite qpos entries: MuJoCo {bad[0]}, flexlab {bad[1]}"
+                if bad[0] != bad[1]:
+                    verdict, findings = "FINDING: " + verdict, findings + 1
             else:
                 floor = self_sensitivity(path, a.steps)
                 diff = float(np.abs(ref - ours).max(initial=0.0))
