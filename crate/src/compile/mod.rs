@@ -37,6 +37,16 @@ fn cerr_obj(msg: impl Into<String>, kind: &str, name: &str, line: u32) -> Error 
     e
 }
 
+/// A located "not supported" error for a feature MuJoCo has and flexlab lacks (the object named
+/// when it has a name).
+fn unsupported_at(msg: &str, element: &str, name: &str, line: u32) -> Error {
+    let mut e = Error::unsupported(msg).at_element(element).at_line(line);
+    if !name.is_empty() {
+        e = e.at_object(name);
+    }
+    e
+}
+
 /// A compiled body (body-frame quantities, ids in the compiled order).
 #[derive(Clone)]
 struct CBody {
@@ -83,15 +93,12 @@ pub fn compile(spec: &Spec) -> Result<Model> {
             .iter()
             .find(|g| g.contype == 0 && g.conaffinity == 0)
         {
-            let mut e = Error::unsupported(
+            return Err(unsupported_at(
                 "compiler discardvisual='true' with a visual-only geom (contype=conaffinity=0) is not supported by flexlab yet",
-            )
-            .at_element("geom")
-            .at_line(g.line);
-            if !g.name.is_empty() {
-                e = e.at_object(&g.name);
-            }
-            return Err(e);
+                "geom",
+                &g.name,
+                g.line,
+            ));
         }
     }
     let mut m = build(spec)?;
@@ -155,15 +162,12 @@ fn check_free_alignment(spec: &Spec, body: usize, ipos: &[f64; 3], iquat: &[f64;
     let aligned = j.align == 1 || (j.align == 2 && spec.compiler.alignfree);
     let moves = *ipos != [0.0; 3] || *iquat != [1.0, 0.0, 0.0, 0.0];
     if j.jtype == crate::spec::JointType::Free && b.children.is_empty() && aligned && moves {
-        let mut e = Error::unsupported(
+        return Err(unsupported_at(
             "free-joint alignment (freejoint align='true', or compiler alignfree='true') of a body whose inertial frame is not its own is not supported by flexlab yet",
-        )
-        .at_element("joint")
-        .at_line(j.line);
-        if !j.name.is_empty() {
-            e = e.at_object(&j.name);
-        }
-        return Err(e);
+            "joint",
+            &j.name,
+            j.line,
+        ));
     }
     Ok(())
 }
@@ -913,9 +917,12 @@ fn build(spec: &Spec) -> Result<Model> {
             // MuJoCo accepts it; its mass matrix can then be indefinite, and its solve of the
             // smooth acceleration diverges (mjWARN_INERTIA, then a reset) where flexlab's
             // factorisation would step on without a warning
-            let mut e = err("negative joint armature is not supported by flexlab".into());
-            e.kind = crate::error::ErrorKind::Unsupported;
-            return Err(e);
+            return Err(unsupported_at(
+                "negative joint armature is not supported by flexlab",
+                "joint",
+                &j.name,
+                j.line,
+            ));
         }
         if m.body_jntnum[bi] == 0 {
             m.body_jntadr[bi] = ji as i32;
