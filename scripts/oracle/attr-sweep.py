@@ -2,8 +2,8 @@
 """Differential sweep: one attribute at a time, MuJoCo 3.15.0 against flexlab.
 
 A base model marks the places where a case may add attributes with {{SLOT}} placeholders; each
-line of a case file is `SLOT attr="value" ...`. For every case the model is written with that
-slot filled (the other slots empty), both engines trace it (../shared/oracle/trace.py and
+line of a case file is `SLOT attr="value" ...` (or several, `SLOT ... | SLOT ...`). For every
+case the model is written with those slots filled (the other slots empty), both engines trace it (../shared/oracle/trace.py and
 `flexlab trace`) and the line reports the worst qpos difference, or which engine refused the
 model. A compiler or engine that reads an attribute and ignores it shows up here as a gap that
 grows with the run, or as a model MuJoCo refuses and flexlab accepts; every such finding should
@@ -32,9 +32,9 @@ import numpy as np
 SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 
-def fill(base, slot, attrs):
-    """The base model with `slot` replaced by ` attrs` and every other slot removed."""
-    return SLOT.sub(lambda m: f" {attrs}" if m.group(1) == slot else "", base)
+def fill(base, case):
+    """The base model with each slot of `case` ({slot: attrs}) filled, every other removed."""
+    return SLOT.sub(lambda m: f" {case[m.group(1)]}" if m.group(1) in case else "", base)
 
 
 def trace(cmd):
@@ -74,22 +74,22 @@ def main():
     root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
     flexlab = os.path.join(root, "target", "release", "flexlab")
     base = open(a.base).read()
-    cases = [("(base)", "")]
+    cases = [("(base)", {})]
     for line in open(a.cases):
         line = line.strip()
         if line and not line.startswith("#"):
-            slot, _, attrs = line.partition(" ")
-            cases.append((slot, attrs))
+            # `SLOT attrs | SLOT attrs` fills several slots at once
+            parts = [p.strip().partition(" ") for p in line.split(" | ")]
+            cases.append((line, {slot: attrs for slot, _, attrs in parts}))
     findings = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.xml")
-        for slot, attrs in cases:
+        for label, case in cases:
             with open(path, "w") as f:
-                f.write(fill(base, slot, attrs))
+                f.write(fill(base, case))
             args = [path, "--steps", str(a.steps), "--every", str(a.steps)]
             ref, ref_err = trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
             ours, our_err = trace([flexlab, "trace", *args])
-            label = f"{slot} {attrs}".strip()
             if ref_err and our_err:
                 verdict = "both refuse"
             elif ref_err:
