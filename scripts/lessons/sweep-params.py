@@ -4,10 +4,11 @@ flexlab: what the player shows for each choice, each bool and each number range 
 MuJoCo computes (or both must refuse the model).
 
 One parameter is set at a time, the others keep their defaults, as a student changing one
-control would. The scene is traced by both engines (300 steps by default) and compared as
-scripts/oracle/attr-sweep.py compares a case: worst qpos difference (relative to the state's
-size when that exceeds 1) beside MuJoCo's own sensitivity, a refusal by one engine only, or a
-run that ends non-finite in one engine only.
+control would. The scene is traced by both engines (300 steps by default) and judged by
+scripts/oracle/attr-sweep.py's `judge`: worst qpos difference (relative to the state's size
+when that exceeds 1) beside MuJoCo's own sensitivity, a refusal by one engine only (flexlab
+refusing counts here: a lesson scene must run), or a run that ends non-finite in one engine
+only.
 
 Known finding: ramp-cloth with passive=true. The passive penalty forces differ from MuJoCo's by
 ~1e-7 N from the first contacts and the run drifts (1e-3 m after 0.6 s), as the reference cases
@@ -26,8 +27,6 @@ import sys
 import tempfile
 import tomllib
 import xml.etree.ElementTree as ET
-
-import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -102,30 +101,16 @@ def main():
                     args = [tmp, "--steps", str(a.steps), "--every", str(a.steps), *extra]
                     ref, ref_err = sweep.trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
                     ours, our_err = sweep.trace([flexlab, "trace", *args])
-                    if ref_err and our_err:
-                        verdict = "both refuse"
-                    elif ref_err or our_err:
-                        who = "MuJoCo" if ref_err else "flexlab"
-                        verdict = f"FINDING: only {who} refuses: {ref_err or our_err}"
-                    elif ref.shape != ours.shape or not (np.isfinite(ref).all() == np.isfinite(ours).all()):
-                        verdict = "FINDING: sizes or finiteness differ"
-                    elif not np.isfinite(ref).all():
-                        verdict = "non-finite in both"
-                    else:
-                        # relative to the state's size: a run that blew up in both engines
-                        # (RK4 on a stiff box reaches 1e22 m) is compared as such
-                        size = max(1.0, float(np.abs(ref).max(initial=0.0)))
-                        diff = float(np.abs(ref - ours).max(initial=0.0)) / size
-                        floor = 0.0 if extra else sweep.self_sensitivity(tmp, a.steps) / size
-                        verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e})"
-                        if size > 1e6:
-                            verdict += f", both at {size:.0e}"
-                        if diff > max(1e-9, 100 * floor):
-                            verdict = "FINDING: " + verdict
+                    # a lesson scene must run: flexlab refusing a value MuJoCo takes is a
+                    # finding; SNH goes through the spec, which self_sensitivity cannot apply
+                    verdict, finding = sweep.judge(
+                        tmp, a.steps, ref, ref_err, ours, our_err,
+                        flexlab_may_refuse=False, floor=0.0 if extra else None,
+                    )
                 finally:
                     os.unlink(tmp)
                 cases += 1
-                findings += verdict.startswith("FINDING")
+                findings += finding
                 print(f"{s['id']:20s} {label:34s} {verdict}", flush=True)
     print(f"{cases} runs, {findings} findings")
     return 1 if findings else 0

@@ -63,6 +63,34 @@ def self_sensitivity(path, steps):
     return float(np.abs(out[0] - out[1]).max(initial=0.0))
 
 
+def judge(path, steps, ref, ref_err, ours, our_err, flexlab_may_refuse=True, floor=None):
+    """The verdict on one case and whether it is a finding. `ref`/`ours` are the final qpos (or
+    None with an error). A difference is relative to the state's size when that exceeds 1 (a run
+    that blew up alike in both engines compares as agreeing); `floor` overrides MuJoCo's own
+    sensitivity (which `self_sensitivity` measures on `path`)."""
+    if ref_err and our_err:
+        return "both refuse", False
+    if ref_err:
+        return f"FINDING: MuJoCo refuses ({ref_err}), flexlab accepts", True
+    if our_err:
+        return f"flexlab refuses: {our_err}", not flexlab_may_refuse
+    if ref.shape != ours.shape:
+        return f"FINDING: nq {ours.size}, MuJoCo {ref.size}", True
+    if not (np.isfinite(ref).all() and np.isfinite(ours).all()):
+        bad = (int((~np.isfinite(ref)).sum()), int((~np.isfinite(ours)).sum()))
+        verdict = f"non-finite qpos entries: MuJoCo {bad[0]}, flexlab {bad[1]}"
+        return ("FINDING: " + verdict, True) if bad[0] != bad[1] else (verdict, False)
+    size = max(1.0, float(np.abs(ref).max(initial=0.0)))
+    diff = float(np.abs(ref - ours).max(initial=0.0)) / size
+    floor = (self_sensitivity(path, steps) if floor is None else floor) / size
+    verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e})"
+    if size > 1e6:
+        verdict += f", both at {size:.0e}"
+    if diff > max(1e-9, 100 * floor):
+        return "FINDING: " + verdict, True
+    return verdict, False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("base")
@@ -90,25 +118,8 @@ def main():
             args = [path, "--steps", str(a.steps), "--every", str(a.steps)]
             ref, ref_err = trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
             ours, our_err = trace([flexlab, "trace", *args])
-            if ref_err and our_err:
-                verdict = "both refuse"
-            elif ref_err:
-                verdict, findings = f"FINDING: MuJoCo refuses ({ref_err}), flexlab accepts", findings + 1
-            elif our_err:
-                verdict = f"flexlab refuses: {our_err}"
-            elif ref.shape != ours.shape:
-                verdict, findings = f"FINDING: nq {ours.size}, MuJoCo {ref.size}", findings + 1
-            elif not (np.isfinite(ref).all() and np.isfinite(ours).all()):
-                bad = (int((~np.isfinite(ref)).sum()), int((~np.isfinite(ours)).sum()))
-                verdict = f"non-finite qpos entries: MuJoCo {bad[0]}, flexlab {bad[1]}"
-                if bad[0] != bad[1]:
-                    verdict, findings = "FINDING: " + verdict, findings + 1
-            else:
-                floor = self_sensitivity(path, a.steps)
-                diff = float(np.abs(ref - ours).max(initial=0.0))
-                verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e})"
-                if diff > max(1e-9, 100 * floor):
-                    verdict, findings = "FINDING: " + verdict, findings + 1
+            verdict, finding = judge(path, a.steps, ref, ref_err, ours, our_err)
+            findings += finding
             print(f"{label:60s} {verdict}", flush=True)
     print(f"{len(cases)} cases, {findings} findings")
     return 1 if findings else 0
