@@ -410,7 +410,7 @@ fn elem_weights(
 }
 
 /// `[translational, rotational]` inverse weight of a contact's weighted bodies `wb` (side 1
-/// from `side1`), for its rows' `efc_diagApprox`.
+/// from `side1`), for its rows' `efc_diagA`.
 fn contact_invweight(m: &Model, wb: &[(usize, f64)], side1: usize) -> [f64; 2] {
     let (mut tran, mut rot) = (0.0, 0.0);
     for (k, &(b, w)) in wb.iter().enumerate() {
@@ -1058,7 +1058,7 @@ fn metric_diag_scale(m: &Model, d: &mut Data, e: &[f64]) {
             without += jj / mjj;
         }
         if without > 0.0 {
-            d.a.efc_diagApprox[r] *= with / without;
+            d.a.efc_diagA[r] *= with / without;
         }
     }
 }
@@ -1073,12 +1073,12 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
             kind::EQUALITY => match m.eq_type[id] {
                 0 => {
                     let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
-                    d.a.efc_diagApprox[i] = m.body_invweight0[2 * b1] + m.body_invweight0[2 * b2];
+                    d.a.efc_diagA[i] = m.body_invweight0[2 * b1] + m.body_invweight0[2 * b2];
                 }
                 1 => {
                     let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
                     let r = (weldcnt > 2) as usize;
-                    d.a.efc_diagApprox[i] =
+                    d.a.efc_diagA[i] =
                         m.body_invweight0[2 * b1 + r] + m.body_invweight0[2 * b2 + r];
                     weldcnt = (weldcnt + 1) % 6;
                 }
@@ -1087,7 +1087,7 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
                     if m.eq_obj2id[id] >= 0 {
                         v += m.dof_invweight0[m.jnt_dofadr[m.eq_obj2id[id] as usize] as usize];
                     }
-                    d.a.efc_diagApprox[i] = v;
+                    d.a.efc_diagA[i] = v;
                 }
                 4 => {
                     // one row per non-rigid edge with a Jacobian, in edge order
@@ -1097,7 +1097,7 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
                         if m.flexedge_rigid[e] != 0 || m.flexedge_J_rownnz[e] == 0 {
                             continue;
                         }
-                        d.a.efc_diagApprox[i] = m.flexedge_invweight0[e];
+                        d.a.efc_diagA[i] = m.flexedge_invweight0[e];
                         i += 1;
                     }
                     continue;
@@ -1111,34 +1111,32 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
                         let w = m.body_invweight0[2 * m.flex_vertbodyid[v] as usize];
                         for _ in 0..2 {
                             if i < d.nefc {
-                                d.a.efc_diagApprox[i] = w;
+                                d.a.efc_diagA[i] = w;
                             }
                             i += 1;
                         }
                     }
                     continue;
                 }
-                6 => d.a.efc_diagApprox[i] = super::interp::strain_diag(m, id),
-                _ => d.a.efc_diagApprox[i] = 1.0,
+                6 => d.a.efc_diagA[i] = super::interp::strain_diag(m, id),
+                _ => d.a.efc_diagA[i] = 1.0,
             },
-            kind::FRICTION_DOF => d.a.efc_diagApprox[i] = m.dof_invweight0[id],
+            kind::FRICTION_DOF => d.a.efc_diagA[i] = m.dof_invweight0[id],
             kind::FRICTION_TENDON | kind::LIMIT_TENDON => {
-                d.a.efc_diagApprox[i] = m.tendon_invweight0[id]
+                d.a.efc_diagA[i] = m.tendon_invweight0[id]
             }
-            kind::LIMIT_JOINT => {
-                d.a.efc_diagApprox[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize]
-            }
+            kind::LIMIT_JOINT => d.a.efc_diagA[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize],
             _ => {
                 let [tran, rot] = rs.con_invweight[id];
                 let c = &d.contact[id];
                 let (dim, friction) = (c.dim as usize, c.friction);
                 match d.a.efc_type[i] {
                     kind::CONTACT_FRICTIONLESS => {
-                        d.a.efc_diagApprox[i] = tran;
+                        d.a.efc_diagA[i] = tran;
                     }
                     kind::CONTACT_ELLIPTIC => {
                         for j in 0..dim {
-                            d.a.efc_diagApprox[i + j] = if j < 3 { tran } else { rot };
+                            d.a.efc_diagA[i + j] = if j < 3 { tran } else { rot };
                         }
                         i += dim;
                         continue;
@@ -1147,8 +1145,8 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
                         for j in 0..dim - 1 {
                             let fri = friction[j];
                             let v = tran + fri * fri * if j < 2 { tran } else { rot };
-                            d.a.efc_diagApprox[i + 2 * j] = v;
-                            d.a.efc_diagApprox[i + 2 * j + 1] = v;
+                            d.a.efc_diagA[i + 2 * j] = v;
+                            d.a.efc_diagA[i + 2 * j + 1] = v;
                         }
                         i += 2 * (dim - 1);
                         continue;
@@ -1271,7 +1269,7 @@ fn impedance(solimp: &[f64; 5], pos: f64, margin: f64) -> (f64, f64) {
     )
 }
 
-/// `efc_R`, `efc_D`, `efc_KBIP` and the adjusted `efc_diagApprox` (`mj_makeImpedance`).
+/// `efc_R`, `efc_D`, `efc_KBIP` and the adjusted `efc_diagA` (`mj_makeImpedance`).
 fn make_impedance(m: &Model, d: &mut Data) {
     let nefc = d.nefc;
     let discrete = m.opt.integrator == Integrator::Discrete;
@@ -1290,7 +1288,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
         let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
         for j in 0..dim {
             let r = i + j;
-            d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagApprox[r] / imp);
+            d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagA[r] / imp);
             let tp = d.a.efc_type[r];
             let ell_fric = tp == kind::CONTACT_ELLIPTIC && j > 0;
             let rf = if ell_fric && (fric[0] != 0.0 || fric[1] != 0.0) {
@@ -1354,7 +1352,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
     }
     for i in 0..nefc {
         let imp = d.a.efc_KBIP[4 * i + 2];
-        d.a.efc_diagApprox[i] = d.a.efc_R[i] * imp / (1.0 - imp);
+        d.a.efc_diagA[i] = d.a.efc_R[i] * imp / (1.0 - imp);
         d.a.efc_D[i] = 1.0 / d.a.efc_R[i];
     }
 }

@@ -1271,7 +1271,7 @@ pub fn strain_row<'a>(
     (residual, &is.row[..nc], &is.chain[..nc])
 }
 
-/// `efc_diagApprox` of a strain-equality row: the mean translational inverse weight of the
+/// `efc_diagA` of a strain-equality row: the mean translational inverse weight of the
 /// element's node bodies.
 pub fn strain_diag(m: &Model, eq: usize) -> f64 {
     let Some((f, lay, fe)) = strain_target(m, eq) else {
