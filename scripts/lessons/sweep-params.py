@@ -29,7 +29,6 @@ import tomllib
 import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
 _spec = importlib.util.spec_from_file_location("attr_sweep", HERE.parent / "oracle" / "attr-sweep.py")
 sweep = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sweep)
@@ -72,9 +71,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("lessons", nargs="?", default="lessons")
     ap.add_argument("--steps", type=int, default=300)
-    ap.add_argument("--oracle", default=str(ROOT.parent / "shared" / "oracle"))
+    ap.add_argument("--oracle", default=sweep.ORACLE)
     a = ap.parse_args()
-    flexlab = str(ROOT / "target" / "release" / "flexlab")
     cases = findings = 0
     for scenes in sorted(pathlib.Path(a.lessons).glob("*/scenes.toml")):
         for s in tomllib.loads(scenes.read_text())["scene"]:
@@ -98,13 +96,10 @@ def main():
                 with os.fdopen(fd, "w") as f:
                     f.write(xml)
                 try:
-                    args = [tmp, "--steps", str(a.steps), "--every", str(a.steps), *extra]
-                    ref, ref_err = sweep.trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
-                    ours, our_err = sweep.trace([flexlab, "trace", *args])
                     # a lesson scene must run: flexlab refusing a value MuJoCo takes is a
                     # finding; SNH goes through the spec, which self_sensitivity cannot apply
                     verdict, finding = sweep.judge(
-                        tmp, a.steps, ref, ref_err, ours, our_err,
+                        tmp, a.steps, *sweep.trace_both(a.oracle, tmp, a.steps, extra),
                         flexlab_may_refuse=False, floor=0.0 if extra else None,
                     )
                 finally:

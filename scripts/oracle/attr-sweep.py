@@ -14,7 +14,7 @@ noise floor: a CG solve stopped near its tolerance or a chaotic contact run diff
 level in MuJoCo itself, and a case within it is not a finding.
 
   .venv/bin/python scripts/oracle/attr-sweep.py scripts/oracle/sweep/mixed.xml \
-      scripts/oracle/sweep/mixed.txt [--steps 300] [--oracle ../shared/oracle]
+      scripts/oracle/sweep/mixed.txt [--steps 300] [--oracle ../shared/oracle (the default)]
 
 Needs target/release/flexlab (cargo build --release) and the venv of make-references.sh.
 """
@@ -30,6 +30,9 @@ import mujoco
 import numpy as np
 
 SLOT = re.compile(r"\{\{(\w+)\}\}")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FLEXLAB = os.path.join(ROOT, "target", "release", "flexlab")
+ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "oracle")
 
 
 def fill(base, case):
@@ -48,6 +51,15 @@ def trace(cmd):
         lines = [ln.strip() for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
         err = next((ln for ln in reversed(lines) if "Error:" in ln), lines[0] if lines else "")
         return None, (err or f"exit {r.returncode}")[:140]
+
+
+def trace_both(oracle, path, steps, extra=()):
+    """Final qpos or error of MuJoCo (`oracle`/trace.py) and of flexlab on one model:
+    (ref, ref_err, ours, our_err)."""
+    args = [path, "--steps", str(steps), "--every", str(steps), *extra]
+    ref, ref_err = trace([sys.executable, os.path.join(oracle, "trace.py"), *args])
+    ours, our_err = trace([FLEXLAB, "trace", *args])
+    return ref, ref_err, ours, our_err
 
 
 def self_sensitivity(path, steps):
@@ -96,11 +108,9 @@ def main():
     ap.add_argument("base")
     ap.add_argument("cases")
     ap.add_argument("--steps", type=int, default=300)
-    ap.add_argument("--oracle", default="../shared/oracle")
+    ap.add_argument("--oracle", default=ORACLE)
     a = ap.parse_args()
     assert mujoco.__version__ == "3.15.0", mujoco.__version__
-    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-    flexlab = os.path.join(root, "target", "release", "flexlab")
     base = open(a.base).read()
     cases = [("(base)", {})]
     for line in open(a.cases):
@@ -115,10 +125,7 @@ def main():
         for label, case in cases:
             with open(path, "w") as f:
                 f.write(fill(base, case))
-            args = [path, "--steps", str(a.steps), "--every", str(a.steps)]
-            ref, ref_err = trace([sys.executable, os.path.join(a.oracle, "trace.py"), *args])
-            ours, our_err = trace([flexlab, "trace", *args])
-            verdict, finding = judge(path, a.steps, ref, ref_err, ours, our_err)
+            verdict, finding = judge(path, a.steps, *trace_both(a.oracle, path, a.steps))
             findings += finding
             print(f"{label:60s} {verdict}", flush=True)
     print(f"{len(cases)} cases, {findings} findings")
