@@ -313,8 +313,8 @@ pub struct ViewSpec {
 }
 
 /// Flexcomp/flex self-collision modes (`mjtFlexSelf`).
-pub const FLEXSELF_NONE: i32 = 0;
-pub const FLEXSELF_AUTO: i32 = 4;
+pub const FLEXSELF_NONE: i32 = flexlab_core::model::flexself::NONE;
+pub const FLEXSELF_AUTO: i32 = flexlab_core::model::flexself::AUTO;
 
 /// A flex, as `mjsFlex`.
 #[derive(Debug, Clone)]

@@ -192,4 +192,8 @@ reference_cases!(
     clip_primitives,
     clip_meshes,
     mesh_on_box,
+    selfcollide_strip,
+    selfcollide_strip_narrow,
+    selfcollide_cable_bvh,
+    selfcollide_bar,
 );

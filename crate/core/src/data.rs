@@ -303,7 +303,8 @@ impl Data {
     /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
     pub fn new(m: &Model) -> Data {
         let maxcon = crate::engine::collision::max_contacts(m);
-        Data::sized(m, maxcon, crate::engine::constraint::max_rows(m, maxcon))
+        let kept = crate::engine::collision::max_kept_contacts(m);
+        Data::sized(m, maxcon, crate::engine::constraint::max_rows(m, kept))
     }
 
     /// Data with room for no contact and no constraint row, for the compiler's kinematics at

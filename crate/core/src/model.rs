@@ -120,6 +120,19 @@ pub enum JacobianKind {
     Auto = 2,
 }
 
+/// Flex self-collision modes (`mjtFlexSelf`), the values of `flex_selfcollide`.
+pub mod flexself {
+    pub const NONE: i32 = 0;
+    /// Every pair of active elements.
+    pub const NARROW: i32 = 1;
+    /// The flex's element hierarchy against itself.
+    pub const BVH: i32 = 2;
+    /// Sweep and prune over the active elements.
+    pub const SAP: i32 = 3;
+    /// `BVH` for 3D flexes, `SAP` below.
+    pub const AUTO: i32 = 4;
+}
+
 /// Disable flags (`mjtDisableBit`).
 pub mod disable {
     pub const CONSTRAINT: i32 = 1 << 0;

@@ -231,6 +231,25 @@ mod tests {
         }
     }
 
+    /// A sweep and prune over 65536 active elements stops MuJoCo at its first step ("SAP
+    /// failed"); flexlab refuses it when compiling, and accepts the same flex with a hierarchy.
+    #[test]
+    fn self_collision_sweep_beyond_mujocos_index_range_is_refused() {
+        // 183 × 183 vertices: 2 · 182² = 66248 triangles
+        let grid = |mode: &str| {
+            format!(
+                r#"<flexcomp name="big" type="grid" dim="2" count="183 183 1" spacing=".01 .01 .01"
+                   radius=".001"><contact selfcollide="{mode}"/></flexcomp>"#
+            )
+        };
+        for mode in ["auto", "sap"] {
+            let e = compile(">", &grid(mode)).expect_err(mode);
+            assert_eq!(e.kind, ErrorKind::Unsupported, "{mode}: {e}");
+            assert!(e.to_string().contains("66248 active elements"), "{e}");
+        }
+        compile(">", &grid("bvh")).expect("bvh");
+    }
+
     /// MuJoCo's own refusals of sleep under the discrete integrator come first.
     #[test]
     fn discrete_sleep_keeps_mujocos_messages() {

@@ -5,6 +5,7 @@
 use super::material;
 use crate::error::{Error, Result};
 use crate::spec::FlexSpec;
+use flexlab_core::model::flexself;
 
 /// Local edges per element, in MuJoCo's order, for dim 1, 2, 3.
 pub const ELEM_EDGES: [&[[usize; 2]]; 3] = [
@@ -348,6 +349,20 @@ pub fn compile(
     }
 
     let (shell, elemlayer) = shells_and_layers(&elem, dim, nelem);
+    // MuJoCo's sweep and prune packs two element indices in an int and stops the simulation
+    // with "SAP failed" from 65536 active elements (unless midphase is disabled)
+    let sap = f.selfcollide == flexself::SAP || (f.selfcollide == flexself::AUTO && dim < 3);
+    let nactive = if dim < 3 {
+        nelem
+    } else {
+        elemlayer.iter().filter(|&&l| l < f.activelayers).count()
+    };
+    if sap && nactive >= 0x10000 {
+        return Err(Error::unsupported(format!(
+            "self-collision by sweep and prune of {nactive} active elements (MuJoCo stops at \
+             65536 with 'SAP failed'): set contact selfcollide to \"bvh\", \"narrow\" or \"none\""
+        )));
+    }
 
     // interpolated elasticity
     let mut cell_empty = f.cell_empty.clone();

@@ -1,7 +1,8 @@
 //! Flex narrow phases (MuJoCo's `engine_collision_flex.c` and the flex parts of the driver):
 //! plane against every vertex, other geoms against each element (analytic for spheres,
 //! capsules and boxes against triangles and segments, GJK/EPA otherwise), element pairs of two
-//! flexes, and self-collision of a flex's active elements by sweep and prune.
+//! flexes, and self-collision of a flex's active elements (hierarchy, sweep and prune, or all
+//! pairs, as the flex's `selfcollide` says).
 
 use super::convex::{self, Core, Shape};
 use super::primitive::*;
@@ -10,7 +11,7 @@ use super::{
 };
 use crate::data::Data;
 use crate::math::*;
-use crate::model::{disable, Model};
+use crate::model::{disable, flexself, Model};
 
 fn vpos(m: &Model, d: &Data, f: usize, v: i32) -> Vec3 {
     let i = 3 * (m.flex_vertadr[f] as usize + v as usize);
@@ -339,69 +340,265 @@ fn elem_active(m: &Model, f: usize, e: usize) -> bool {
     m.flex_dim[f] < 3 || m.flex_elemlayer[m.flex_elemadr[f] as usize + e] < m.flex_activelayers[f]
 }
 
-/// Self-collision of the active elements of flex `f`: sweep and prune along the longest axis
-/// of the flex's box, then the element test (adjacent elements share a vertex body and skip).
-pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
+/// Self-collision of flex `f` (the self part of MuJoCo's collision driver). The element pairs
+/// come from the flex's hierarchy (`bvh`, and `auto` on a 3D flex: `mj_collideTree`), a sweep
+/// and prune (`sap`, and `auto` below 3D: `mj_collideFlexSAP`) or every pair of active elements
+/// (`narrow`, midphase disabled, or no hierarchy), each in the order and orientation MuJoCo
+/// visits them: the element test is not symmetric (its first element is GJK's first shape, and
+/// the contact's normal points from it) and the contact order is the constraint rows' order.
+/// Returns whether the hierarchy was walked.
+pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) -> bool {
+    let mode = m.flex_selfcollide[f];
+    if !m.opt.disabled(disable::MIDPHASE)
+        && mode != flexself::NARROW
+        && !m.flex_tree[f].child.is_empty()
+    {
+        if mode == flexself::BVH || (mode == flexself::AUTO && m.flex_dim[f] == 3) {
+            self_tree(m, d, cs, f);
+            return true;
+        }
+        self_sap(m, d, cs, f);
+        return false;
+    }
     let ne = m.flex_elemnum[f] as usize;
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for e in 0..ne {
-        let b = elem_aabb(d, m, f, e);
-        for k in 0..3 {
-            lo[k] = crate::math::min(lo[k], b[k] - b[3 + k]);
-            hi[k] = crate::math::max(hi[k], b[k] + b[3 + k]);
+    for e1 in (0..ne).filter(|&e| elem_active(m, f, e)) {
+        for e2 in (e1 + 1..ne).filter(|&e| elem_active(m, f, e)) {
+            if !elem_elem(m, d, cs, f, e1, f, e2) {
+                return false;
+            }
         }
     }
-    let ext = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-    let axis = if ext[0] > ext[1] && ext[0] > ext[2] {
-        0
-    } else if ext[1] > ext[2] {
-        1
-    } else {
-        2
+    false
+}
+
+/// The flex's hierarchy against itself, as `mj_collideTree(f, f)`: a stack of node pairs
+/// (node1 ≤ node2) from the root pair, the node with the larger "surface" split first.
+fn self_tree(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
+    let tree = &m.flex_tree[f];
+    let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+    let mut boxes = std::mem::take(&mut cs.bvh_box);
+    let mut stack = std::mem::take(&mut cs.pair_stack);
+    super::super::flexbvh::node_boxes(tree, &d.a.flexelem_aabb[6 * ea..6 * (ea + en)], &mut boxes);
+    // the margin of inner nodes is not zeroed for self-collision (the element test zeroes it)
+    let margin = assign_margin(m, 2.0 * m.flex_margin[f]);
+    // MuJoCo's "surface area" of a node box, with the centre where the lower corner would be:
+    // it only orders the split, and the same expression keeps the same order of pairs
+    let surface = |b: &[f64; 6]| {
+        let (x, y, z) = (b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+        x * y + y * z + z * x
     };
-    let (ay, az) = match axis {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    };
-    let mut sap = std::mem::take(&mut cs.sap);
+    stack.clear();
+    stack.push([0, 0]);
+    while let Some([n1, n2]) = stack.pop() {
+        let (n1, n2) = (n1 as usize, n2 as usize);
+        if n1 > n2 {
+            continue;
+        }
+        let leaf1 = tree.child[n1] == [-1, -1];
+        let leaf2 = tree.child[n2] == [-1, -1];
+        if leaf1 && leaf2 {
+            let (e1, e2) = (tree.nodeid[n1] as usize, tree.nodeid[n2] as usize);
+            if !elem_elem(m, d, cs, f, e1, f, e2) {
+                break;
+            }
+            continue;
+        }
+        if !centred_overlap(&boxes[n1], &boxes[n2], margin) {
+            continue;
+        }
+        let split_first = if leaf1 != leaf2 {
+            leaf2
+        } else {
+            surface(&boxes[n1]) > surface(&boxes[n2])
+        };
+        let (split, other) = if split_first { (n1, n2) } else { (n2, n1) };
+        for c in tree.child[split] {
+            if c != -1 {
+                stack.push(if split_first {
+                    [c as u32, other as u32]
+                } else {
+                    [other as u32, c as u32]
+                });
+            }
+        }
+    }
+    cs.bvh_box = boxes;
+    cs.pair_stack = stack;
+}
+
+/// MuJoCo's `mj_SAP` over the active elements (`mj_collideFlexSAP`): element boxes projected
+/// on the longest axis of the hierarchy's root box, rounded to `f32` and sorted stably (equal
+/// values, -0 and +0 among them, keep the order min₀, max₀, min₁, …); each element that starts is paired with the
+/// elements still open, in the order they opened, unless the two boxes part on another axis.
+/// At most a million pairs, as MuJoCo.
+fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
+    let tree = &m.flex_tree[f];
+    let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+    let mut elem = std::mem::take(&mut cs.sap_elem);
+    let mut key = std::mem::take(&mut cs.sap_key);
+    let mut buf = std::mem::take(&mut cs.sap_buf);
+    let mut open = std::mem::take(&mut cs.sap_open);
     let mut sbox = std::mem::take(&mut cs.sap_box);
-    sap.clear();
-    for e in 0..ne {
-        if elem_active(m, f, e) {
-            let b = elem_aabb(d, m, f, e);
-            sap.push((b[axis] - b[3 + axis], b[axis] + b[3 + axis], e));
-            // the same sums as `centred_overlap` (margin and gap are zero in self-collision),
-            // so this prune rejects exactly the pairs `elem_elem`'s box test would
-            sbox[e] = [
+    elem.clear();
+    elem.extend((0..en as u32).filter(|&e| elem_active(m, f, e as usize)));
+    let n = elem.len();
+    // MuJoCo's sweep packs two element indices in an int and stops with "SAP failed" from
+    // 65536 active elements; flexlab's size limits keep flexes far below that
+    if (2..0x10000).contains(&n) {
+        super::super::flexbvh::node_boxes(
+            tree,
+            &d.a.flexelem_aabb[6 * ea..6 * (ea + en)],
+            &mut cs.bvh_box,
+        );
+        let root = &cs.bvh_box[0];
+        let axis = if root[3] > root[4] && root[3] > root[5] {
+            0
+        } else if root[4] > root[5] {
+            1
+        } else {
+            2
+        };
+        let (ay, az) = match axis {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
+        key.clear();
+        for (i, &e) in elem.iter().enumerate() {
+            let b = elem_aabb(d, m, f, e as usize);
+            key.push(((b[axis] - b[3 + axis]) as f32, 2 * i as u32));
+            key.push(((b[axis] + b[3 + axis]) as f32, 2 * i as u32 + 1));
+            sbox[i] = [
                 b[ay] - b[3 + ay],
                 b[ay] + b[3 + ay],
                 b[az] - b[3 + az],
                 b[az] + b[3 + az],
             ];
         }
-    }
-    // keys are distinct (element ids break ties), so the unstable sort gives the same order
-    // without the stable sort's buffer allocation
-    sap.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
-    'outer: for i in 0..sap.len() {
-        let (_, hi_i, ei) = sap[i];
-        let bi = sbox[ei];
-        for &(lo_j, _, ej) in &sap[i + 1..] {
-            if lo_j > hi_i {
-                break;
-            }
-            let bj = &sbox[ej];
-            if bi[1] < bj[0] || bj[1] < bi[0] || bi[3] < bj[2] || bj[3] < bi[2] {
+        buf.clear();
+        buf.resize(key.len(), (0.0, 0));
+        sap_sort(&mut key, &mut buf);
+        let maxpair = (n * (n - 1) / 2).min(1_000_000);
+        let mut npair = 0;
+        open.clear();
+        'sweep: for &(_, code) in key.iter() {
+            let i = code >> 1;
+            if code & 1 == 1 {
+                if let Some(k) = open.iter().position(|&j| j == i) {
+                    open.remove(k);
+                }
                 continue;
             }
-            let (a, b) = if ei < ej { (ei, ej) } else { (ej, ei) };
-            if !elem_elem(m, d, cs, f, a, f, b) {
-                break 'outer;
+            let bi = sbox[i as usize];
+            for &j in open.iter() {
+                let bj = &sbox[j as usize];
+                if bj[0] > bi[1] || bi[0] > bj[1] || bj[2] > bi[3] || bi[2] > bj[3] {
+                    continue;
+                }
+                let (e1, e2) = (elem[j as usize] as usize, elem[i as usize] as usize);
+                if !elem_elem(m, d, cs, f, e1, f, e2) {
+                    break 'sweep;
+                }
+                npair += 1;
+                if npair >= maxpair {
+                    break 'sweep;
+                }
             }
+            open.push(i);
         }
     }
+    cs.sap_elem = elem;
+    cs.sap_key = key;
+    cs.sap_buf = buf;
+    cs.sap_open = open;
     cs.sap_box = sbox;
-    cs.sap = sap;
+}
+
+/// A sweep key: an element box's end on the sweep axis and its position `2·i` (min) or `2·i + 1`
+/// (max) among the active elements.
+type SapKey = (f32, u32);
+
+/// MuJoCo's `mjSORT` (engine_sort.h) on the sweep's keys by value: insertion-sorted runs of 32,
+/// then bottom-up merges through `buf` (as long as `key`). It is stable, and with its comparison
+/// (`<`, then `==`) a NaN key lands where MuJoCo puts it, which no total order reproduces.
+fn sap_sort(key: &mut [SapKey], buf: &mut [SapKey]) {
+    const RUN: usize = 32;
+    // MuJoCo's `cmp(a, b) <= 0` (`<`, then `==`): false when either is NaN, as `<=` is
+    let le = |a: f32, b: f32| a <= b;
+    let n = key.len();
+    for start in (0..n).step_by(RUN) {
+        let end = (start + RUN).min(n);
+        for j in start + 1..end {
+            let tmp = key[j];
+            let mut k = j;
+            while k > start && !le(key[k - 1].0, tmp.0) {
+                key[k] = key[k - 1];
+                k -= 1;
+            }
+            key[k] = tmp;
+        }
+    }
+    let mut in_key = true;
+    let mut len = RUN;
+    while len < n {
+        let (src, dst): (&[SapKey], &mut [SapKey]) = if in_key {
+            (&*key, &mut *buf)
+        } else {
+            (&*buf, &mut *key)
+        };
+        for start in (0..n).step_by(2 * len) {
+            let mid = (start + len).min(n);
+            let end = (start + 2 * len).min(n);
+            let (mut i, mut j, mut k) = (start, mid, start);
+            while i < mid && j < end {
+                if le(src[i].0, src[j].0) {
+                    dst[k] = src[i];
+                    i += 1;
+                } else {
+                    dst[k] = src[j];
+                    j += 1;
+                }
+                k += 1;
+            }
+            dst[k..k + mid - i].copy_from_slice(&src[i..mid]);
+            let k = k + mid - i;
+            dst[k..k + end - j].copy_from_slice(&src[j..end]);
+        }
+        in_key = !in_key;
+        len *= 2;
+    }
+    if !in_key {
+        key.copy_from_slice(buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sap_sort;
+
+    /// The sweep's sort is stable by value across runs and merges (lengths around the run size
+    /// and its powers of two), with -0 equal to +0 as in C.
+    #[test]
+    fn sweep_sort_is_stable_by_value() {
+        let mut seed = 12345u32;
+        for n in [0, 1, 2, 31, 32, 33, 64, 65, 100, 257] {
+            let mut key: Vec<(f32, u32)> = (0..n as u32)
+                .map(|i| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    let v = ((seed >> 16) % 7) as f32 - 3.0;
+                    (if v == 0.0 && i % 2 == 1 { -0.0 } else { v }, i)
+                })
+                .collect();
+            let mut expect = key.clone();
+            // a plain stable sort by value, treating -0 as +0
+            expect.sort_by(|a, b| (a.0 + 0.0).total_cmp(&(b.0 + 0.0)));
+            let mut buf = vec![(0.0, 0); n];
+            sap_sort(&mut key, &mut buf);
+            assert_eq!(
+                key.iter().map(|k| k.1).collect::<Vec<_>>(),
+                expect.iter().map(|k| k.1).collect::<Vec<_>>(),
+                "n = {n}"
+            );
+        }
+    }
 }

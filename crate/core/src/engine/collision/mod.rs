@@ -234,14 +234,21 @@ pub struct CollisionScratch {
     pub(crate) vert: Vec<i32>,
     bf_box: Vec<[f64; 6]>,
     bf_pairs: Vec<(usize, usize)>,
-    pub(crate) sap: Vec<(f64, f64, usize)>,
-    /// Per element of the self-colliding flex: [lo, hi] on the two axes besides the sweep axis.
+    /// Self-collision sweep and prune: the active elements, the sort keys (value, position) of
+    /// their box ends and the sort's buffer, the elements open at the sweep's position, and per active element
+    /// [lo, hi] on the two axes besides the sweep axis.
+    pub(crate) sap_elem: Vec<u32>,
+    pub(crate) sap_key: Vec<(f32, u32)>,
+    pub(crate) sap_buf: Vec<(f32, u32)>,
+    pub(crate) sap_open: Vec<u32>,
     pub(crate) sap_box: Vec<[f64; 4]>,
     pub(crate) selected: Vec<bool>,
     pub(crate) min_dist: Vec<f64>,
     /// Node boxes and the walk's stack for a flex's element hierarchy.
     pub(crate) bvh_box: Vec<[f64; 6]>,
     pub(crate) bvh_stack: Vec<usize>,
+    /// Node pairs of the self-collision walk of a hierarchy.
+    pub(crate) pair_stack: Vec<[u32; 2]>,
 }
 
 impl CollisionScratch {
@@ -262,12 +269,17 @@ impl CollisionScratch {
             vert: Vec::with_capacity(maxv.max(64)),
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
-            sap: Vec::with_capacity(maxelem),
+            sap_elem: Vec::with_capacity(maxelem),
+            sap_key: Vec::with_capacity(2 * maxelem),
+            sap_buf: Vec::with_capacity(2 * maxelem),
+            sap_open: Vec::with_capacity(maxelem),
             sap_box: vec![[0.0; 4]; maxelem],
             selected: vec![false; maxcon],
             min_dist: crate::data::zeros::<f64>(maxcon),
             bvh_box: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
+            // MuJoCo's bound for the walk of two trees (never reached by a self walk)
+            pair_stack: Vec::with_capacity(2 * maxnode),
         }
     }
 }
@@ -277,9 +289,22 @@ pub(crate) fn ccd_iterations(m: &Model) -> usize {
     m.opt.ccd_iterations.max(1) as usize
 }
 
-/// Capacity of the contact buffer for this model.
-pub fn max_contacts(m: &Model) -> usize {
+/// Contacts a step can keep: the bound the constraint rows are sized by.
+pub fn max_kept_contacts(m: &Model) -> usize {
     (4 * m.nflexvert + 8 * m.ngeom + 64).min(200_000)
+}
+
+/// Capacity of the contact buffer for this model: the contacts a step keeps, and room for the
+/// candidates of a self-collision pass before MuJoCo's 50-per-pass sampling keeps some (a tet
+/// bar buckled into itself gives ~5 per active element; MuJoCo keeps them all in its arena, and
+/// a candidate dropped for want of room would change which 50 are kept).
+pub fn max_contacts(m: &Model) -> usize {
+    let candidates: usize = (0..m.nflex)
+        .filter(|&f| m.flex_selfcollide[f] != crate::model::flexself::NONE)
+        .map(|f| 8 * m.flex_elemnum[f] as usize)
+        .max()
+        .unwrap_or(0);
+    (max_kept_contacts(m) + candidates).min(200_000)
 }
 
 /// Effective margin of a pair (`mj_assignMargin`): the override when enabled.
@@ -661,8 +686,14 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
             continue;
         }
         let before = d.ncon;
-        flex::self_collide(m, d, &mut s.collision, f);
+        let walked_tree = flex::self_collide(m, d, &mut s.collision, f);
         filter_flex_contacts(d, &mut s.collision, before);
+        // MuJoCo 3.15.0 sorts the contacts of a hierarchy walk, as after a body–flex or
+        // flex–flex walk (checked against it); those of the sweep and the all-pairs loop keep
+        // the order they were found in
+        if walked_tree {
+            sort_contacts(d, before);
+        }
     }
 }
 
