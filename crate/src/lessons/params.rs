@@ -165,7 +165,8 @@ pub fn read_attr(xml: &str, target: &Target) -> Result<Option<String>, String> {
     let Target::Xml { steps, attr } = target else {
         return Ok(None);
     };
-    let doc = parse_doc(xml)?;
+    let clean = crate::mjcf::xml::tinyxml_comments(xml);
+    let doc = parse_doc(&clean)?;
     let nodes = select(&doc, steps);
     let first = nodes
         .first()
@@ -185,7 +186,9 @@ pub fn set_attr(xml: &str, target: &Target, value: &str) -> Result<String, Strin
     let Target::Xml { steps, attr } = target else {
         return Ok(xml.to_string());
     };
-    let doc = parse_doc(xml)?;
+    // same length as `xml`: the parsed offsets edit the original text
+    let clean = crate::mjcf::xml::tinyxml_comments(xml);
+    let doc = parse_doc(&clean)?;
     let nodes = select(&doc, steps);
     if nodes.is_empty() {
         return Err(format!("no element matches '{}'", describe(steps, attr)));
@@ -328,6 +331,17 @@ mod tests {
         ] {
             assert!(parse_target(bad).is_err(), "{bad}");
         }
+    }
+
+    /// A scene whose comment holds `--` (MuJoCo's tinyxml2 reads it) keeps it as written.
+    #[test]
+    fn comments_with_double_hyphens_are_kept() {
+        let xml = XML.replace("a comment stays", "a comment -- stays --");
+        let t = parse_target("flexcomp[@name='plate']/elasticity@thickness").unwrap();
+        assert_eq!(read_attr(&xml, &t).unwrap().as_deref(), Some("0.002"));
+        let out = set_attr(&xml, &t, "0.004").unwrap();
+        assert!(out.contains("a comment -- stays --"));
+        assert!(out.contains(r#"thickness="0.004""#));
     }
 
     #[test]

@@ -156,6 +156,49 @@ fn convert(
     }])
 }
 
+/// The text with every comment made acceptable to a strict XML parser the way MuJoCo's
+/// tinyxml2 reads it: a comment runs from `<!--` to the first `-->`, and may hold `--` or end
+/// in `-`, which XML forbids and tinyxml2 accepts. Each offending `-` becomes a space, so
+/// lengths, offsets and line numbers stay those of the original text; CDATA sections are left
+/// alone. Borrowed when no comment needs it.
+pub fn tinyxml_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    // byte scans: `str::find` with a pattern would pull a substring searcher into the wasm
+    let find = |from: usize, pat: &[u8]| {
+        b[from.min(b.len())..]
+            .windows(pat.len())
+            .position(|w| w == pat)
+            .map(|k| from + k)
+    };
+    let mut fixed: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(at) = find(i, b"<") {
+        if b[at..].starts_with(b"<![CDATA[") {
+            i = find(at, b"]]>").map_or(b.len(), |e| e + 3);
+        } else if b[at..].starts_with(b"<!--") {
+            let body = at + 4;
+            let Some(end) = find(body, b"-->") else {
+                break; // unclosed: the parser reports it
+            };
+            for j in body..end {
+                // the second of two hyphens, and a hyphen just before the closing `-->`
+                let bad = b[j] == b'-' && (j > body && b[j - 1] == b'-' || j + 1 == end);
+                if bad {
+                    fixed.get_or_insert_with(|| b.to_vec())[j] = b' ';
+                }
+            }
+            i = end + 3;
+        } else {
+            i = at + 1;
+        }
+    }
+    match fixed {
+        // only ASCII hyphens became spaces
+        Some(v) => std::borrow::Cow::Owned(String::from_utf8(v).unwrap_or_default()),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 fn parse_text(
     text: &str,
     file: Option<String>,
@@ -173,7 +216,8 @@ fn parse_text(
         allow_dtd: false,
         nodes_limit: (MAX_ELEMENTS * 4) as u32,
     };
-    let doc = roxmltree::Document::parse_with_options(text, opt).map_err(|e| {
+    let text = tinyxml_comments(text);
+    let doc = roxmltree::Document::parse_with_options(&text, opt).map_err(|e| {
         let pos = e.pos();
         let mut err = Error::xml(format!("XML parse error: {e}")).at_line(pos.row);
         if let Some(f) = &file {
@@ -193,4 +237,30 @@ fn parse_text(
 pub fn parse(text: &str, file: Option<String>, src: &dyn FileSource) -> Result<Element> {
     let mut count = 0;
     parse_text(text, file, src, 0, &mut count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, tinyxml_comments, MemSource};
+
+    /// Comments MuJoCo's tinyxml2 reads (a `--` inside, a `-` before the end) load, with the
+    /// lines of the original text; other text, CDATA and well-formed comments are untouched.
+    #[test]
+    fn comments_load_as_tinyxml2_reads_them() {
+        let xml = "<mujoco>\n<!-- ---- bodies ---- -->\n<!-- ends with a hyphen --->\n\
+                   <worldbody><geom size=\"1\" name=\"a--b\"/></worldbody>\n<a></b></mujoco>";
+        let clean = tinyxml_comments(xml);
+        assert_eq!(clean.len(), xml.len());
+        assert!(clean.contains("name=\"a--b\""));
+        let e = parse(xml, None, &MemSource::default()).expect_err("</b> closes nothing");
+        assert!(e.to_string().contains("line 5"), "{e}");
+        let ok = "<mujoco><!-- fine --><![CDATA[ <!-- a -- b --> ]]></mujoco>";
+        assert!(matches!(
+            tinyxml_comments(ok),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let unclosed = "<mujoco><!-- a -- b </mujoco>";
+        assert_eq!(tinyxml_comments(unclosed), unclosed);
+        parse(unclosed, None, &MemSource::default()).expect_err("unclosed comment");
+    }
 }
