@@ -17,7 +17,8 @@ wasm-bindgen --target web --out-dir web/src/wasm target/wasm32-unknown-unknown/w
 # crate, flexlab_core, is inlined as before. To compare: FLEXLAB_INLINE_COLD=1 bash
 # scripts/build-wasm.sh builds without the patterns; the browser bench of both builds
 # (scripts/bench/browser.mjs --dist DIR for each) showed the same steps/s.
-# No --converge: 0.7 kB smaller for twice the build time.
+# No --converge: 0.5-0.7 kB smaller for twice the build time. The producers and target-features
+# sections are for toolchains, not the browser (0.3 kB).
 # The patterns match wasm-bindgen's function names (its output keeps the name section).
 COLD=('flexlab::*' 'roxmltree::*' 'hashbrown::*' 'alloc::collections::*' 'alloc::raw_vec::*'
   'alloc::fmt::*' 'alloc::string::*' 'core::fmt::*')
@@ -25,7 +26,7 @@ NO_INLINE=()
 if [ -z "${FLEXLAB_INLINE_COLD:-}" ]; then
   for pattern in "${COLD[@]}"; do NO_INLINE+=("--no-inline=$pattern"); done
 fi
-node_modules/.bin/wasm-opt "${NO_INLINE[@]}" -O3 --low-memory-unused --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+node_modules/.bin/wasm-opt "${NO_INLINE[@]}" -O3 --strip-producers --strip-target-features --low-memory-unused --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
   web/src/wasm/flexlab_bg.wasm -o web/src/wasm/flexlab_bg.wasm
 # the size as the bench and issue 8 measure it (zlib level 9; GNU gzip -9 writes ~4 kB less)

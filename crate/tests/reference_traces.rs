@@ -196,4 +196,7 @@ reference_cases!(
     selfcollide_strip_narrow,
     selfcollide_cable_bvh,
     selfcollide_bar,
+    flexflex_ties,
+    flexflex_gap,
+    flexflex_nomidphase,
 );

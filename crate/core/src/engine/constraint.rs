@@ -496,7 +496,7 @@ fn contact_rows(
         d.contact[i].efc_address = -1;
         return true;
     }
-    rs.touched.sort_unstable();
+    super::sort::sort_small(&mut rs.touched);
     let chain = std::mem::take(&mut rs.touched);
     let n = chain.len();
     // rows of frame · J: normal, tangents, then spin/roll from the rotational Jacobian
@@ -590,7 +590,7 @@ pub fn normal_row(
     }
     rs.wbody = wb;
     rs.wvert = wv;
-    rs.touched.sort_unstable();
+    super::sort::sort_small(&mut rs.touched);
     let n = rs.touched.len();
     for (k, &col) in rs.touched.iter().enumerate() {
         rs.rows[k] = c.frame[0] * rs.jp[col]
@@ -654,7 +654,7 @@ fn equality_rows(
                 if rs.touched.is_empty() {
                     continue;
                 }
-                rs.touched.sort_unstable();
+                super::sort::sort_small(&mut rs.touched);
                 let chain = std::mem::take(&mut rs.touched);
                 let n = chain.len();
                 let mut pos = [0.0; 6];

@@ -147,7 +147,7 @@ impl FlexCsr {
         }
         c.row.push(0);
         for n in nbrs.iter_mut() {
-            n.sort_unstable();
+            super::sort::sort_small(n);
             n.dedup();
             c.col.extend_from_slice(n);
             c.row.push(c.col.len());

@@ -698,7 +698,7 @@ fn element_jacobian(
             }
         }
     }
-    is.chain[..nchain].sort_unstable();
+    super::sort::sort_small(&mut is.chain[..nchain]);
     for (c, &dof) in is.chain[..nchain].iter().enumerate() {
         is.col[dof] = c as i32;
     }
@@ -812,7 +812,7 @@ impl NodeCsr {
             if c.is_empty() {
                 continue;
             }
-            c.sort_unstable();
+            super::sort::sort_small(c);
             c.dedup();
             csr.rowdof.push(di);
             csr.vadr.push(csr.val.len());

@@ -28,6 +28,7 @@ pub mod sdf;
 pub mod slot;
 pub mod snh;
 pub mod solver;
+pub(crate) mod sort;
 pub mod sparse_chol;
 pub mod support;
 pub mod tendon;

@@ -318,15 +318,24 @@ fn separated_along_centres(a: &Shape, b: &Shape, mg: f64) -> bool {
     lo_b - hi_a > (thr + 1e-9 * (len + thr.abs())) * len
 }
 
-/// Elements of two different flexes.
+/// Elements of two different flexes: the walk of their hierarchies (the caller sorts its
+/// contacts), or with midphase disabled every pair of active elements in index order. MuJoCo
+/// 3.15.0 leaves out the inactive elements of a 3D flex there too (checked against it: a tet
+/// box's interior tets made contacts with a cloth that MuJoCo's list never has).
 pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: usize) {
-    let bvh = !m.opt.disabled(disable::MIDPHASE);
+    let walk = !m.opt.disabled(disable::MIDPHASE)
+        && !m.flex_tree[f1].child.is_empty()
+        && !m.flex_tree[f2].child.is_empty();
+    if walk {
+        tree_walk(m, d, cs, f1, f2);
+        return;
+    }
     for e1 in 0..m.flex_elemnum[f1] as usize {
-        if bvh && !elem_active(m, f1, e1) {
+        if !elem_active(m, f1, e1) {
             continue;
         }
         for e2 in 0..m.flex_elemnum[f2] as usize {
-            if bvh && !elem_active(m, f2, e2) {
+            if !elem_active(m, f2, e2) {
                 continue;
             }
             if !elem_elem(m, d, cs, f1, e1, f2, e2) {
@@ -354,7 +363,7 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
         && !m.flex_tree[f].child.is_empty()
     {
         if mode == flexself::BVH || (mode == flexself::AUTO && m.flex_dim[f] == 3) {
-            self_tree(m, d, cs, f);
+            tree_walk(m, d, cs, f, f);
             return true;
         }
         self_sap(m, d, cs, f);
@@ -371,16 +380,22 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
     false
 }
 
-/// The flex's hierarchy against itself, as `mj_collideTree(f, f)`: a stack of node pairs
-/// (node1 ≤ node2) from the root pair, the node with the larger "surface" split first.
-fn self_tree(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
-    let tree = &m.flex_tree[f];
-    let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
-    let mut boxes = std::mem::take(&mut cs.bvh_box);
+/// Two flexes' hierarchies against each other, or a flex's against itself (`f1 == f2`), as
+/// `mj_collideTree`: a stack of node pairs from the root pair (node1 ≤ node2 for itself), the
+/// node with the larger "surface" split first, inner nodes pruned by their boxes within the
+/// flexes' margin alone. The leaves' element test also counts the gap, so a pair in the gap
+/// band whose ancestors part by more than the margin is never tested, as in MuJoCo.
+fn tree_walk(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: usize) {
+    let (t1, t2) = (&m.flex_tree[f1], &m.flex_tree[f2]);
+    let mut boxes1 = std::mem::take(&mut cs.bvh_box);
+    let mut boxes2 = std::mem::take(&mut cs.bvh_box2);
     let mut stack = std::mem::take(&mut cs.pair_stack);
-    super::super::flexbvh::node_boxes(tree, &d.a.flexelem_aabb[6 * ea..6 * (ea + en)], &mut boxes);
-    // the margin of inner nodes is not zeroed for self-collision (the element test zeroes it)
-    let margin = assign_margin(m, 2.0 * m.flex_margin[f]);
+    for (f, tree, boxes) in [(f1, t1, &mut boxes1), (f2, t2, &mut boxes2)] {
+        let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+        super::super::flexbvh::node_boxes(tree, &d.a.flexelem_aabb[6 * ea..6 * (ea + en)], boxes);
+    }
+    // not zeroed for self-collision (the element test zeroes it there)
+    let margin = assign_margin(m, m.flex_margin[f1] + m.flex_margin[f2]);
     // MuJoCo's "surface area" of a node box, with the centre where the lower corner would be:
     // it only orders the split, and the same expression keeps the same order of pairs
     let surface = |b: &[f64; 6]| {
@@ -391,45 +406,63 @@ fn self_tree(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
     stack.push([0, 0]);
     while let Some([n1, n2]) = stack.pop() {
         let (n1, n2) = (n1 as usize, n2 as usize);
-        if n1 > n2 {
+        if f1 == f2 && n1 > n2 {
             continue;
         }
-        let leaf1 = tree.child[n1] == [-1, -1];
-        let leaf2 = tree.child[n2] == [-1, -1];
+        let leaf1 = t1.child[n1] == [-1, -1];
+        let leaf2 = t2.child[n2] == [-1, -1];
         if leaf1 && leaf2 {
-            let (e1, e2) = (tree.nodeid[n1] as usize, tree.nodeid[n2] as usize);
-            if !elem_elem(m, d, cs, f, e1, f, e2) {
+            let (e1, e2) = (t1.nodeid[n1] as usize, t2.nodeid[n2] as usize);
+            if !elem_elem(m, d, cs, f1, e1, f2, e2) {
                 break;
             }
             continue;
         }
-        if !centred_overlap(&boxes[n1], &boxes[n2], margin) {
+        if !centred_overlap(&boxes1[n1], &boxes2[n2], margin) {
             continue;
         }
-        let split_first = if leaf1 != leaf2 {
+        let split1 = if leaf1 != leaf2 {
             leaf2
         } else {
-            surface(&boxes[n1]) > surface(&boxes[n2])
+            surface(&boxes1[n1]) > surface(&boxes2[n2])
         };
-        let (split, other) = if split_first { (n1, n2) } else { (n2, n1) };
-        for c in tree.child[split] {
-            if c != -1 {
-                stack.push(if split_first {
-                    [c as u32, other as u32]
-                } else {
-                    [other as u32, c as u32]
-                });
+        if split1 {
+            for c in t1.child[n1] {
+                if c != -1 {
+                    stack.push([c as u32, n2 as u32]);
+                }
+            }
+        } else {
+            for c in t2.child[n2] {
+                if c != -1 {
+                    stack.push([n1 as u32, c as u32]);
+                }
             }
         }
     }
-    cs.bvh_box = boxes;
+    cs.bvh_box = boxes1;
+    cs.bvh_box2 = boxes2;
     cs.pair_stack = stack;
+}
+
+/// The sweep's sort key of a box end: the value rounded to `f32` as MuJoCo sorts it, as an
+/// integer in the same order (-0 and +0 equal, as C compares them), so the sweep and the
+/// contact sort share one sort. A NaN (a state already diverged) sorts after every number
+/// rather than where MuJoCo's comparison leaves it.
+fn sweep_key(x: f64) -> u64 {
+    let bits = ((x as f32) + 0.0).to_bits();
+    u64::from(if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    })
 }
 
 /// MuJoCo's `mj_SAP` over the active elements (`mj_collideFlexSAP`): element boxes projected
 /// on the longest axis of the hierarchy's root box, rounded to `f32` and sorted stably (equal
-/// values, -0 and +0 among them, keep the order min₀, max₀, min₁, …); each element that starts is paired with the
-/// elements still open, in the order they opened, unless the two boxes part on another axis.
+/// values, -0 and +0 among them, keep the order min₀, max₀, min₁, …); each element that starts
+/// is paired with the elements still open, in the order they opened, unless the two boxes part
+/// on another axis.
 /// At most a million pairs, as MuJoCo.
 fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
     let tree = &m.flex_tree[f];
@@ -466,8 +499,8 @@ fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
         key.clear();
         for (i, &e) in elem.iter().enumerate() {
             let b = elem_aabb(d, m, f, e as usize);
-            key.push(((b[axis] - b[3 + axis]) as f32, 2 * i as u32));
-            key.push(((b[axis] + b[3 + axis]) as f32, 2 * i as u32 + 1));
+            key.push((sweep_key(b[axis] - b[3 + axis]), 2 * i as u32));
+            key.push((sweep_key(b[axis] + b[3 + axis]), 2 * i as u32 + 1));
             sbox[i] = [
                 b[ay] - b[3 + ay],
                 b[ay] + b[3 + ay],
@@ -476,8 +509,8 @@ fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
             ];
         }
         buf.clear();
-        buf.resize(key.len(), (0.0, 0));
-        sap_sort(&mut key, &mut buf);
+        buf.resize(key.len(), (0, 0));
+        crate::engine::sort::merge_sort(&mut key, &mut buf, |a, b| a.0 <= b.0);
         let maxpair = (n * (n - 1) / 2).min(1_000_000);
         let mut npair = 0;
         open.clear();
@@ -514,91 +547,20 @@ fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
     cs.sap_box = sbox;
 }
 
-/// A sweep key: an element box's end on the sweep axis and its position `2·i` (min) or `2·i + 1`
-/// (max) among the active elements.
-type SapKey = (f32, u32);
-
-/// MuJoCo's `mjSORT` (engine_sort.h) on the sweep's keys by value: insertion-sorted runs of 32,
-/// then bottom-up merges through `buf` (as long as `key`). It is stable, and with its comparison
-/// (`<`, then `==`) a NaN key lands where MuJoCo puts it, which no total order reproduces.
-fn sap_sort(key: &mut [SapKey], buf: &mut [SapKey]) {
-    const RUN: usize = 32;
-    // MuJoCo's `cmp(a, b) <= 0` (`<`, then `==`): false when either is NaN, as `<=` is
-    let le = |a: f32, b: f32| a <= b;
-    let n = key.len();
-    for start in (0..n).step_by(RUN) {
-        let end = (start + RUN).min(n);
-        for j in start + 1..end {
-            let tmp = key[j];
-            let mut k = j;
-            while k > start && !le(key[k - 1].0, tmp.0) {
-                key[k] = key[k - 1];
-                k -= 1;
-            }
-            key[k] = tmp;
-        }
-    }
-    let mut in_key = true;
-    let mut len = RUN;
-    while len < n {
-        let (src, dst): (&[SapKey], &mut [SapKey]) = if in_key {
-            (&*key, &mut *buf)
-        } else {
-            (&*buf, &mut *key)
-        };
-        for start in (0..n).step_by(2 * len) {
-            let mid = (start + len).min(n);
-            let end = (start + 2 * len).min(n);
-            let (mut i, mut j, mut k) = (start, mid, start);
-            while i < mid && j < end {
-                if le(src[i].0, src[j].0) {
-                    dst[k] = src[i];
-                    i += 1;
-                } else {
-                    dst[k] = src[j];
-                    j += 1;
-                }
-                k += 1;
-            }
-            dst[k..k + mid - i].copy_from_slice(&src[i..mid]);
-            let k = k + mid - i;
-            dst[k..k + end - j].copy_from_slice(&src[j..end]);
-        }
-        in_key = !in_key;
-        len *= 2;
-    }
-    if !in_key {
-        key.copy_from_slice(buf);
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::sap_sort;
+    use super::sweep_key;
 
-    /// The sweep's sort is stable by value across runs and merges (lengths around the run size
-    /// and its powers of two), with -0 equal to +0 as in C.
+    /// The sweep key orders box ends as their `f32` values, -0 equal to +0.
     #[test]
-    fn sweep_sort_is_stable_by_value() {
-        let mut seed = 12345u32;
-        for n in [0, 1, 2, 31, 32, 33, 64, 65, 100, 257] {
-            let mut key: Vec<(f32, u32)> = (0..n as u32)
-                .map(|i| {
-                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                    let v = ((seed >> 16) % 7) as f32 - 3.0;
-                    (if v == 0.0 && i % 2 == 1 { -0.0 } else { v }, i)
-                })
-                .collect();
-            let mut expect = key.clone();
-            // a plain stable sort by value, treating -0 as +0
-            expect.sort_by(|a, b| (a.0 + 0.0).total_cmp(&(b.0 + 0.0)));
-            let mut buf = vec![(0.0, 0); n];
-            sap_sort(&mut key, &mut buf);
-            assert_eq!(
-                key.iter().map(|k| k.1).collect::<Vec<_>>(),
-                expect.iter().map(|k| k.1).collect::<Vec<_>>(),
-                "n = {n}"
-            );
+    fn sweep_keys_order_as_f32() {
+        let xs = [-3.0, -1e-30, -0.0, 0.0, 1e-30, 2.5, 1e30];
+        for w in xs.windows(2) {
+            assert!(sweep_key(w[0]) <= sweep_key(w[1]), "{w:?}");
         }
+        assert_eq!(sweep_key(-0.0), sweep_key(0.0));
+        // values equal in f32 tie, as MuJoCo's f32 comparison has them
+        assert_eq!(sweep_key(1.0), sweep_key(1.0 + 1e-12));
+        assert!(sweep_key(-1.0) < sweep_key(-0.5));
     }
 }

@@ -238,17 +238,23 @@ pub struct CollisionScratch {
     /// their box ends and the sort's buffer, the elements open at the sweep's position, and per active element
     /// [lo, hi] on the two axes besides the sweep axis.
     pub(crate) sap_elem: Vec<u32>,
-    pub(crate) sap_key: Vec<(f32, u32)>,
-    pub(crate) sap_buf: Vec<(f32, u32)>,
+    pub(crate) sap_key: Vec<(u64, u32)>,
+    pub(crate) sap_buf: Vec<(u64, u32)>,
     pub(crate) sap_open: Vec<u32>,
     pub(crate) sap_box: Vec<[f64; 4]>,
     pub(crate) selected: Vec<bool>,
     pub(crate) min_dist: Vec<f64>,
     /// Node boxes and the walk's stack for a flex's element hierarchy.
     pub(crate) bvh_box: Vec<[f64; 6]>,
+    /// The second flex's node boxes in a walk of two hierarchies.
+    pub(crate) bvh_box2: Vec<[f64; 6]>,
     pub(crate) bvh_stack: Vec<usize>,
     /// Node pairs of the self-collision walk of a hierarchy.
     pub(crate) pair_stack: Vec<[u32; 2]>,
+    /// Keys (two object ids in one, position) of the contacts being sorted, and the sort's
+    /// buffer.
+    pub(crate) sort_key: Vec<(u64, u32)>,
+    pub(crate) sort_buf: Vec<(u64, u32)>,
 }
 
 impl CollisionScratch {
@@ -277,9 +283,12 @@ impl CollisionScratch {
             selected: vec![false; maxcon],
             min_dist: crate::data::zeros::<f64>(maxcon),
             bvh_box: vec![[0.0; 6]; maxnode],
+            bvh_box2: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
             // MuJoCo's bound for the walk of two trees (never reached by a self walk)
             pair_stack: Vec::with_capacity(2 * maxnode),
+            sort_key: Vec::with_capacity(maxcon),
+            sort_buf: Vec::with_capacity(maxcon),
         }
     }
 }
@@ -643,7 +652,7 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                     flex::geom_flex(m, d, &mut s.collision, g, f);
                 }
                 filter_flex_contacts(d, &mut s.collision, before);
-                sort_contacts(d, before);
+                sort_contacts(d, &mut s.collision, before);
                 continue;
             }
             for g in geoms {
@@ -671,10 +680,12 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
             let (f1, f2) = (bf1 - m.nbody, bf2 - m.nbody);
             let before = d.ncon;
             flex::flex_flex(m, d, &mut s.collision, f1, f2);
-            filter_flex_contacts(d, &mut s.collision, before);
+            // MuJoCo 3.15.0 samples its 50 from the walk's contacts in sorted order (checked
+            // against it: of two candidates at the same point, the lower element id is kept)
             if !m.opt.disabled(disable::MIDPHASE) {
-                sort_contacts(d, before);
+                sort_contacts(d, &mut s.collision, before);
             }
+            filter_flex_contacts(d, &mut s.collision, before);
         }
     }
     s.collision.bf_pairs = pairs;
@@ -687,19 +698,24 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
         let before = d.ncon;
         let walked_tree = flex::self_collide(m, d, &mut s.collision, f);
-        filter_flex_contacts(d, &mut s.collision, before);
-        // MuJoCo 3.15.0 sorts the contacts of a hierarchy walk, as after a body–flex or
-        // flex–flex walk (checked against it); those of the sweep and the all-pairs loop keep
+        // MuJoCo 3.15.0 sorts the contacts of a hierarchy walk before sampling them, as after
+        // a flex–flex walk (checked against it); those of the sweep and the all-pairs loop keep
         // the order they were found in
         if walked_tree {
-            sort_contacts(d, before);
+            sort_contacts(d, &mut s.collision, before);
         }
+        filter_flex_contacts(d, &mut s.collision, before);
     }
 }
 
 /// Sorts the contacts added since `before` by their two object ids (geom, else element, else
-/// vertex), stably, as MuJoCo's `contactSort` does after a midphase body–flex or flex–flex pair.
-fn sort_contacts(d: &mut Data, before: usize) {
+/// vertex), stably, as MuJoCo's `contactSort` orders a midphase walk's contacts. Sorts indices
+/// with MuJoCo's merge sort, then moves each contact once along the permutation's cycles.
+fn sort_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) {
+    let n = d.ncon - before;
+    if n < 2 {
+        return;
+    }
     let id = |g: i32, e: i32, v: i32| {
         if g >= 0 {
             g
@@ -709,22 +725,45 @@ fn sort_contacts(d: &mut Data, before: usize) {
             v
         }
     };
-    let key = |c: &crate::data::Contact| {
-        (
+    let con = &mut d.contact[before..d.ncon];
+    let mut key = std::mem::take(&mut cs.sort_key);
+    let mut buf = std::mem::take(&mut cs.sort_buf);
+    key.clear();
+    // (id1, id2) in one integer, each id's sign bit flipped so that unsigned order is signed
+    // order; the same key type as the sweep's, so both share one sort
+    let flip = |x: i32| u64::from(x as u32 ^ 1 << 31);
+    key.extend(con.iter().enumerate().map(|(k, c)| {
+        let (a, b) = (
             id(c.geom[0], c.elem[0], c.vert[0]),
             id(c.geom[1], c.elem[1], c.vert[1]),
-        )
-    };
-    // insertion sort: stable, and the list holds at most `MAX_CON_PAIR` contacts here, so no
-    // merge buffer is needed
-    let con = &mut d.contact[before..d.ncon];
-    for i in 1..con.len() {
-        let mut j = i;
-        while j > 0 && key(&con[j - 1]) > key(&con[j]) {
-            con.swap(j - 1, j);
-            j -= 1;
+        );
+        (flip(a) << 32 | flip(b), k as u32)
+    }));
+    buf.clear();
+    buf.resize(n, (0, 0));
+    crate::engine::sort::merge_sort(&mut key, &mut buf, |a, b| a.0 <= b.0);
+    // the contact at position k moves from key[k].1; follow each cycle once
+    let done = &mut cs.selected[..n];
+    done.fill(false);
+    for start in 0..n {
+        if done[start] || key[start].1 as usize == start {
+            continue;
+        }
+        let first = con[start];
+        let mut k = start;
+        loop {
+            done[k] = true;
+            let from = key[k].1 as usize;
+            if from == start {
+                con[k] = first;
+                break;
+            }
+            con[k] = con[from];
+            k = from;
         }
     }
+    cs.sort_key = key;
+    cs.sort_buf = buf;
 }
 
 /// Keeps at most `MAX_CON_PAIR` of the contacts added since `before`, by farthest-point
