@@ -271,6 +271,17 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The solvers' iteration cap: `iterations` as MuJoCo's `iter < iterations` loop reads it
+    /// (a negative value runs no iteration).
+    pub fn max_iterations(&self) -> usize {
+        self.iterations.max(0) as usize
+    }
+
+    /// The line search's iteration cap, read as `max_iterations` reads `iterations`.
+    pub fn max_ls_iterations(&self) -> usize {
+        self.ls_iterations.max(0) as usize
+    }
+
     #[inline]
     pub fn disabled(&self, flag: i32) -> bool {
         self.disableflags & flag != 0

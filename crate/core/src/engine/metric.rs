@@ -718,7 +718,7 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
         p.copy_from_slice(&z);
         let mut rz = dot(&r, &z);
         let mut it = 0;
-        while it < m.opt.iterations.max(0) as usize {
+        while it < m.opt.max_iterations() {
             it += 1;
             mul_m(m, &d.a.M, &p, &mut ap);
             mul_add(m, d, s, &mut ap, &p);

@@ -1317,7 +1317,7 @@ fn primal_part(
         map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g);
     }
     let mut iter = 0;
-    while !done && iter < m.opt.iterations.max(0) as usize {
+    while !done && iter < m.opt.max_iterations() {
         // |search|, for the line search's tolerance and (unchanged until the next direction)
         // Hager–Zhang's restart test
         let snorm = dot_part(&w.search, &w.search, dofs).sqrt();
@@ -1444,7 +1444,7 @@ fn primal_search(
         return (0.0, 0.0);
     }
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
-    let maxiter = m.opt.ls_iterations.max(0) as usize;
+    let maxiter = m.opt.max_ls_iterations();
     mul_mtilde_part(m, d, &w.metric_diag, metric, &w.search, &mut w.mv, dofs);
     mul_jac_part(d, &mut w.jv, &w.search, rows);
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
@@ -1962,7 +1962,7 @@ fn pgs_island(
     }
     let mut nesterov_k: i64 = 0;
     let mut iter = 0;
-    while iter < m.opt.iterations.max(0) as usize {
+    while iter < m.opt.max_iterations() {
         // Nesterov extrapolation, projected back onto the feasible set
         let beta = if iter > 0 {
             (nesterov_k - 1) as f64 / (nesterov_k + 2) as f64

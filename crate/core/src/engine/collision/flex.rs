@@ -318,17 +318,15 @@ fn separated_along_centres(a: &Shape, b: &Shape, mg: f64) -> bool {
     lo_b - hi_a > (thr + 1e-9 * (len + thr.abs())) * len
 }
 
-/// Elements of two different flexes: the walk of their hierarchies (the caller sorts its
-/// contacts), or with midphase disabled every pair of active elements in index order. MuJoCo
-/// 3.15.0 leaves out the inactive elements of a 3D flex there too (checked against it: a tet
-/// box's interior tets made contacts with a cloth that MuJoCo's list never has).
-pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: usize) {
-    let walk = !m.opt.disabled(disable::MIDPHASE)
-        && !m.flex_tree[f1].child.is_empty()
-        && !m.flex_tree[f2].child.is_empty();
-    if walk {
+/// Elements of two different flexes: the walk of their hierarchies, or with midphase disabled
+/// every pair of active elements in index order. MuJoCo 3.15.0 leaves out the inactive
+/// elements of a 3D flex there too (checked against it: a tet box's interior tets made contacts
+/// with a cloth that MuJoCo's list never has). Returns whether the hierarchies were walked (the
+/// caller then sorts the contacts, as after a self-collision walk).
+pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: usize) -> bool {
+    if walkable(m, f1) && walkable(m, f2) {
         tree_walk(m, d, cs, f1, f2);
-        return;
+        return true;
     }
     for e1 in 0..m.flex_elemnum[f1] as usize {
         if !elem_active(m, f1, e1) {
@@ -339,10 +337,17 @@ pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, 
                 continue;
             }
             if !elem_elem(m, d, cs, f1, e1, f2, e2) {
-                return;
+                return false;
             }
         }
     }
+    false
+}
+
+/// Whether the midphase walks flex `f`'s hierarchy: midphase enabled and the hierarchy not
+/// empty (MuJoCo's `flex_bvhadr >= 0`).
+fn walkable(m: &Model, f: usize) -> bool {
+    !m.opt.disabled(disable::MIDPHASE) && !m.flex_tree[f].child.is_empty()
 }
 
 fn elem_active(m: &Model, f: usize, e: usize) -> bool {
@@ -358,10 +363,7 @@ fn elem_active(m: &Model, f: usize, e: usize) -> bool {
 /// Returns whether the hierarchy was walked.
 pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) -> bool {
     let mode = m.flex_selfcollide[f];
-    if !m.opt.disabled(disable::MIDPHASE)
-        && mode != flexself::NARROW
-        && !m.flex_tree[f].child.is_empty()
-    {
+    if mode != flexself::NARROW && walkable(m, f) {
         if mode == flexself::BVH || (mode == flexself::AUTO && m.flex_dim[f] == 3) {
             tree_walk(m, d, cs, f, f);
             return true;
@@ -468,15 +470,15 @@ fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
     let tree = &m.flex_tree[f];
     let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
     let mut elem = std::mem::take(&mut cs.sap_elem);
-    let mut key = std::mem::take(&mut cs.sap_key);
-    let mut buf = std::mem::take(&mut cs.sap_buf);
+    let mut key = std::mem::take(&mut cs.sort_key);
+    let mut buf = std::mem::take(&mut cs.sort_buf);
     let mut open = std::mem::take(&mut cs.sap_open);
     let mut sbox = std::mem::take(&mut cs.sap_box);
     elem.clear();
     elem.extend((0..en as u32).filter(|&e| elem_active(m, f, e as usize)));
     let n = elem.len();
     // MuJoCo's sweep packs two element indices in an int and stops with "SAP failed" from
-    // 65536 active elements; flexlab's size limits keep flexes far below that
+    // 65536 active elements; the compiler refuses such a flex in this mode
     if (2..0x10000).contains(&n) {
         super::super::flexbvh::node_boxes(
             tree,
@@ -541,8 +543,8 @@ fn self_sap(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize) {
         }
     }
     cs.sap_elem = elem;
-    cs.sap_key = key;
-    cs.sap_buf = buf;
+    cs.sort_key = key;
+    cs.sort_buf = buf;
     cs.sap_open = open;
     cs.sap_box = sbox;
 }

@@ -234,14 +234,12 @@ pub struct CollisionScratch {
     pub(crate) vert: Vec<i32>,
     bf_box: Vec<[f64; 6]>,
     bf_pairs: Vec<(usize, usize)>,
-    /// Self-collision sweep and prune: the active elements, the sort keys (value, position) of
-    /// their box ends and the sort's buffer, the elements open at the sweep's position, and per active element
-    /// [lo, hi] on the two axes besides the sweep axis.
+    /// Self-collision sweep and prune: the active elements, the elements open at the sweep's
+    /// position, and per active element [lo, hi] on the two axes besides the sweep axis.
     pub(crate) sap_elem: Vec<u32>,
-    pub(crate) sap_key: Vec<(u64, u32)>,
-    pub(crate) sap_buf: Vec<(u64, u32)>,
     pub(crate) sap_open: Vec<u32>,
     pub(crate) sap_box: Vec<[f64; 4]>,
+    /// The sampling's flags per contact (also the contact sort's "moved" flags).
     pub(crate) selected: Vec<bool>,
     pub(crate) min_dist: Vec<f64>,
     /// Node boxes and the walk's stack for a flex's element hierarchy.
@@ -251,8 +249,8 @@ pub struct CollisionScratch {
     pub(crate) bvh_stack: Vec<usize>,
     /// Node pairs of the self-collision walk of a hierarchy.
     pub(crate) pair_stack: Vec<[u32; 2]>,
-    /// Keys (two object ids in one, position) of the contacts being sorted, and the sort's
-    /// buffer.
+    /// Sort keys (a key, a position) and the merge sort's buffer, for the sweep's box ends and
+    /// for the contacts of a walk (never both at once).
     pub(crate) sort_key: Vec<(u64, u32)>,
     pub(crate) sort_buf: Vec<(u64, u32)>,
 }
@@ -276,8 +274,6 @@ impl CollisionScratch {
             bf_box: vec![[0.0; 6]; nbf],
             bf_pairs: Vec::with_capacity(nbf * 4),
             sap_elem: Vec::with_capacity(maxelem),
-            sap_key: Vec::with_capacity(2 * maxelem),
-            sap_buf: Vec::with_capacity(2 * maxelem),
             sap_open: Vec::with_capacity(maxelem),
             sap_box: vec![[0.0; 4]; maxelem],
             selected: vec![false; maxcon],
@@ -287,8 +283,8 @@ impl CollisionScratch {
             bvh_stack: Vec::with_capacity(maxnode),
             // MuJoCo's bound for the walk of two trees (never reached by a self walk)
             pair_stack: Vec::with_capacity(2 * maxnode),
-            sort_key: Vec::with_capacity(maxcon),
-            sort_buf: Vec::with_capacity(maxcon),
+            sort_key: Vec::with_capacity(maxcon.max(2 * maxelem)),
+            sort_buf: Vec::with_capacity(maxcon.max(2 * maxelem)),
         }
     }
 }
@@ -309,11 +305,19 @@ pub fn max_kept_contacts(m: &Model) -> usize {
 /// a candidate dropped for want of room would change which 50 are kept).
 pub fn max_contacts(m: &Model) -> usize {
     let candidates: usize = (0..m.nflex)
-        .filter(|&f| m.flex_selfcollide[f] != crate::model::flexself::NONE)
+        .filter(|&f| self_collides(m, f))
         .map(|f| 8 * m.flex_elemnum[f] as usize)
         .max()
         .unwrap_or(0);
     (max_kept_contacts(m) + candidates).min(200_000)
+}
+
+/// Whether flex `f` collides with itself: not rigid, its own contype and conaffinity match,
+/// and `selfcollide` is not none.
+fn self_collides(m: &Model, f: usize) -> bool {
+    m.flex_rigid[f] == 0
+        && (m.flex_contype[f] & m.flex_conaffinity[f]) != 0
+        && m.flex_selfcollide[f] != crate::model::flexself::NONE
 }
 
 /// Effective margin of a pair (`mj_assignMargin`): the override when enabled.
@@ -679,23 +683,16 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
         } else {
             let (f1, f2) = (bf1 - m.nbody, bf2 - m.nbody);
             let before = d.ncon;
-            flex::flex_flex(m, d, &mut s.collision, f1, f2);
             // MuJoCo 3.15.0 samples its 50 from the walk's contacts in sorted order (checked
             // against it: of two candidates at the same point, the lower element id is kept)
-            if !m.opt.disabled(disable::MIDPHASE) {
+            if flex::flex_flex(m, d, &mut s.collision, f1, f2) {
                 sort_contacts(d, &mut s.collision, before);
             }
             filter_flex_contacts(d, &mut s.collision, before);
         }
     }
     s.collision.bf_pairs = pairs;
-    for f in 0..m.nflex {
-        if m.flex_rigid[f] != 0 || (m.flex_contype[f] & m.flex_conaffinity[f]) == 0 {
-            continue;
-        }
-        if m.flex_selfcollide[f] == 0 {
-            continue;
-        }
+    for f in (0..m.nflex).filter(|&f| self_collides(m, f)) {
         let before = d.ncon;
         let walked_tree = flex::self_collide(m, d, &mut s.collision, f);
         // MuJoCo 3.15.0 sorts the contacts of a hierarchy walk before sampling them, as after
