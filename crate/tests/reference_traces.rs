@@ -199,4 +199,5 @@ reference_cases!(
     flexflex_ties,
     flexflex_gap,
     flexflex_nomidphase,
+    interp_flexflex,
 );

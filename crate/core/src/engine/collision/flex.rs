@@ -236,9 +236,10 @@ fn elem_elem(
     let v1 = elem_verts(m, f1, e1);
     let v2 = elem_verts(m, f2, e2);
     let (a1, a2) = (m.flex_vertadr[f1] as usize, m.flex_vertadr[f2] as usize);
+    // interpolated flexes have no vertex bodies (-1): those vertices never share one
     for &x in v1 {
         let b1 = m.flex_vertbodyid[a1 + x as usize];
-        if v2.iter().any(|&y| m.flex_vertbodyid[a2 + y as usize] == b1) {
+        if b1 >= 0 && v2.iter().any(|&y| m.flex_vertbodyid[a2 + y as usize] == b1) {
             return true;
         }
     }
