@@ -70,18 +70,33 @@ pub fn fmt_num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
+    // rounded as a number, then printed shortest: the nearest double to a decimal of at most
+    // four significant digits prints as that decimal (and needs no fixed-precision formatting,
+    // whose code the browser would otherwise load for this alone)
+    let scaled = |v: f64, k: i32| {
+        let p = 10f64.powi(k.abs());
+        if k >= 0 {
+            (v * p).round() / p
+        } else {
+            (v / p).round() * p
+        }
+    };
     let a = x.abs();
     if !(1e-3..1e5).contains(&a) {
-        let s = format!("{x:.3e}");
-        return s;
+        let mut e = a.log10().floor() as i32;
+        let mut m = if e >= 0 {
+            x / 10f64.powi(e)
+        } else {
+            x * 10f64.powi(-e)
+        };
+        m = scaled(m, 3);
+        if m.abs() >= 10.0 {
+            m = scaled(m / 10.0, 3);
+            e += 1;
+        }
+        return format!("{m}e{e}");
     }
-    let digits = (3 - a.log10().floor() as i32).max(0) as usize;
-    let s = format!("{x:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    format!("{}", scaled(x, (3 - a.log10().floor() as i32).max(0)))
 }
 
 /// The choice id a measured value selects (the first outcome that holds).

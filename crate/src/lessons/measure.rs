@@ -224,8 +224,11 @@ fn run_one(b: &Bundle, ex: &Exercise, k: usize) -> Result<Outcome, Diag> {
             F,
             spec.duration_line,
             format!(
-                "'{}': {} s is {steps} steps of this scene ({:.1e} work units); the budget per run is {MAX_STEPS_PER_RUN} steps and {MAX_WORK_PER_RUN:.0e} units",
-                ex.id, spec.duration, work
+                "'{}': {} s is {steps} steps of this scene ({} work units); the budget per run is {MAX_STEPS_PER_RUN} steps and {} units",
+                ex.id,
+                spec.duration,
+                super::judge::fmt_num(work),
+                super::judge::fmt_num(MAX_WORK_PER_RUN)
             ),
         ));
     }
