@@ -1,5 +1,7 @@
 //! Prints one data field by its MuJoCo name after `forward` from keyframe 0 (if any) and
-//! `STEPS` steps: `data_dump MODEL.xml NAME [STEPS] [FROM] [COUNT]`.
+//! `STEPS` steps: `data_dump MODEL.xml NAME [STEPS] [FROM] [COUNT]`. With `STATE=FILE` in the
+//! environment (qpos then qvel, one number a line, as `scripts/oracle/contacts.py` writes
+//! MuJoCo's), that state is loaded after the steps, so both engines start from the same bits.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let m = match flexlab::load_file(std::path::Path::new(&a[1])) {
@@ -13,6 +15,13 @@ fn main() {
     let steps: usize = a.get(3).map_or(0, |s| s.parse().unwrap());
     for _ in 0..steps {
         flexlab::engine::forward::step(&m, &mut d);
+    }
+    if let Ok(path) = std::env::var("STATE") {
+        let text = std::fs::read_to_string(path).expect("state file");
+        let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        assert_eq!(x.len(), m.nq + m.nv, "state file holds qpos and qvel");
+        d.a.qpos.copy_from_slice(&x[..m.nq]);
+        d.a.qvel.copy_from_slice(&x[m.nq..]);
     }
     flexlab::engine::forward::forward(&m, &mut d);
     let Some(f) = d.field(&a[2]) else {

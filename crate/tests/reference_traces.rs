@@ -200,4 +200,6 @@ reference_cases!(
     flexflex_gap,
     flexflex_nomidphase,
     interp_flexflex,
+    cloth_box_edge,
+    passive_gap,
 );

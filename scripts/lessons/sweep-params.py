@@ -10,9 +10,8 @@ when that exceeds 1) beside MuJoCo's own sensitivity, a refusal by one engine on
 refusing counts here: a lesson scene must run), or a run that ends non-finite in one engine
 only.
 
-Known finding: ramp-cloth with passive=true. The passive penalty forces differ from MuJoCo's by
-~1e-7 N from the first contacts and the run drifts (1e-3 m after 0.6 s), as the reference cases
-ramp_passive_mu1/mu10 say (they are held statistically).
+Lesson B6 has no known finding (the last, ramp-cloth with passive=true, was box–triangle contacts
+past the ramp's edge that MuJoCo's midphase leaves out: the cloth_box_edge references).
 
   .venv/bin/python scripts/lessons/sweep-params.py lessons/ [--steps 300]
 

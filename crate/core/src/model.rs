@@ -402,6 +402,8 @@ model_struct! {
         plugin_torus: Vec<Option<crate::engine::sdf::Torus>>,
         /// Per flex: its element hierarchy (MuJoCo's flex BVH), built from `qpos0`.
         flex_tree: Vec<crate::engine::flexbvh::FlexBvh>,
+        /// Per body: its geom hierarchy (MuJoCo's body BVH), in the body's inertial frame.
+        body_tree: Vec<crate::engine::bodybvh::BodyBvh>,
         /// Physics options.
         opt: Options,
         stat: Statistic,

@@ -15,6 +15,7 @@ pub mod meshpoly;
 pub mod orient;
 
 pub mod actuation;
+pub mod bodybvh;
 pub mod checks;
 pub mod composite;
 mod setconst;

@@ -210,6 +210,8 @@ pub fn set_const(m: &mut Model) -> Result<()> {
         })
         .collect();
 
+    m.body_tree = (0..m.nbody).map(|b| super::bodybvh::build(m, b)).collect();
+
     // inverse weights
     let nv = m.nv;
     for i in 1..m.nbody {

@@ -1003,12 +1003,11 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
             }
         }
     }
-    // passive flex contacts (mj_nc): flex–flex, or flex against a static geom
+    // passive flex contacts (mj_nc): flex–flex, or flex against a static geom. The tag replaces
+    // any earlier exclusion, so a contact in the gap band (exclude 1) is passive too and pulls
+    // with -k·dist, dist > 0 (checked against MuJoCo 3.15.0)
     for i in 0..d.ncon {
         let c = &d.contact[i];
-        if c.exclude != 0 {
-            continue;
-        }
         let passive = |f: i32| f >= 0 && crate::flexkind::flex_contact_possible(m, f as usize);
         if !(passive(c.flex[0]) || passive(c.flex[1])) {
             continue;

@@ -10,6 +10,7 @@ use super::{
     add_contact, assign_margin, contact_param, geom, CollisionScratch, PreContact, MAX_CON_PAIR,
 };
 use crate::data::Data;
+use crate::engine::bodybvh::{obb_overlap, Obb};
 use crate::math::*;
 use crate::model::{disable, flexself, Model};
 
@@ -70,6 +71,94 @@ fn centred_overlap(a: &[f64; 6], b: &[f64; 6], margin: f64) -> bool {
     })
 }
 
+/// Whether geom `g`'s oriented box (`geom_aabb` in its frame) and an element's box `b`
+/// (world-aligned centre and half sizes) overlap within `margin`: the walk's test of a geom leaf
+/// and an element leaf. A contact of the analytic box and capsule tests can lie outside the
+/// boxes (a triangle vertex past a box edge within the flex radius), and then this test decides
+/// whether it exists.
+fn geom_elem_overlap(m: &Model, d: &Data, g: usize, b: &[f64; 6], margin: f64) -> bool {
+    let geom_box = Obb {
+        aabb: &m.geom_aabb[6 * g..6 * g + 6],
+        pos: &d.a.geom_xpos[3 * g..3 * g + 3],
+        mat: &d.a.geom_xmat[9 * g..9 * g + 9],
+    };
+    obb_overlap(&geom_box, b, margin)
+}
+
+/// The elements of flex `f` that MuJoCo's body–flex walk (`mj_collideTree`) brings to the
+/// narrow phase against geom `g` of body `b`, marked in `reach`: the walk of the body's geom
+/// hierarchy against the flex's element hierarchy (node boxes `boxes`), followed only along
+/// geom `g`'s ancestors, with inner node pairs pruned by oriented boxes within the body's
+/// margin plus the flex's margin (not the flex's gap). The geom–element leaf tests stay in
+/// [`geom_flex`].
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+pub fn walk_reach(
+    m: &Model,
+    d: &Data,
+    boxes: &[[f64; 6]],
+    b: usize,
+    g: usize,
+    f: usize,
+    stack: &mut Vec<[u32; 2]>,
+    reach: &mut [bool],
+) {
+    reach.fill(false);
+    let (bt, ft) = (&m.body_tree[b], &m.flex_tree[f]);
+    let Some(leaf) = bt.nodeid.iter().position(|&x| x == g as i32) else {
+        return;
+    };
+    let (ga, gn) = (m.body_geomadr[b] as usize, m.body_geomnum[b] as usize);
+    let body_margin = (ga..ga + gn)
+        .map(|i| m.geom_margin[i] + m.geom_gap[i])
+        .fold(0.0, f64::max);
+    let margin = assign_margin(m, body_margin + m.flex_margin[f]);
+    let (xipos, ximat) = (&d.a.xipos[3 * b..3 * b + 3], &d.a.ximat[9 * b..9 * b + 9]);
+    // MuJoCo's "surface area" of a node box (see tree_walk): it only picks the tree to split
+    let surface = |x: &[f64; 6]| {
+        let (a, b, c) = (x[3] - x[0], x[4] - x[1], x[5] - x[2]);
+        a * b + b * c + c * a
+    };
+    stack.clear();
+    stack.push([0, 0]);
+    while let Some([n1, n2]) = stack.pop() {
+        let (n1, n2) = (n1 as usize, n2 as usize);
+        let leaf1 = bt.child[n1] == [-1, -1];
+        let leaf2 = ft.child[n2] == [-1, -1];
+        if leaf1 && leaf2 {
+            reach[ft.nodeid[n2] as usize] = true;
+            continue;
+        }
+        let body_box = Obb {
+            aabb: &bt.aabb[n1],
+            pos: xipos,
+            mat: ximat,
+        };
+        if !obb_overlap(&body_box, &boxes[n2], margin) {
+            continue;
+        }
+        let split1 = if leaf1 != leaf2 {
+            leaf2
+        } else {
+            surface(&bt.aabb[n1]) > surface(&boxes[n2])
+        };
+        if split1 {
+            // only the child on the way to the geom's leaf (subtrees are contiguous)
+            for c in bt.child[n1] {
+                if c != -1 && (c as usize..c as usize + bt.size[c as usize]).contains(&leaf) {
+                    stack.push([c as u32, n2 as u32]);
+                }
+            }
+        } else {
+            for c in ft.child[n2] {
+                if c != -1 {
+                    stack.push([n1 as u32, c as u32]);
+                }
+            }
+        }
+    }
+}
+
 /// Plane against all vertices of flex `f` (`mjc_PlaneFlex`).
 pub fn plane_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f: usize) {
     let radius = m.flex_radius[f];
@@ -111,7 +200,19 @@ pub fn plane_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, 
 }
 
 /// A non-plane geom against each element of flex `f` (`mjc_GeomElem`).
-pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f: usize) {
+///
+/// `reach` (one flag per element), when the body–flex walk ran, marks the elements whose node
+/// pairs with the geom's ancestors all passed the walk's inner tests ([`walk_reach`]); the
+/// others never reach the narrow phase.
+#[inline(never)]
+pub fn geom_flex(
+    m: &Model,
+    d: &mut Data,
+    cs: &mut CollisionScratch,
+    g: usize,
+    f: usize,
+    reach: Option<&[bool]>,
+) {
     let margin = assign_margin(m, m.geom_margin[g] + m.flex_margin[f]);
     let gap = m.geom_gap[g] + m.flex_gap[f];
     let mg = margin + gap;
@@ -137,14 +238,20 @@ pub fn geom_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, g: usize, f
         m.geom_size[3 * g + 2],
     ];
     let va = m.flex_vertadr[f] as usize;
+    let walk = walkable(m, f);
     // only the active (outer-layer) elements of a 3D flex: those the midphase's hierarchy
     // holds, and with midphase disabled MuJoCo 3.15.0 leaves the others out too (checked
     // against it: a sphere pressed into a tet box touched interior tets only in flexlab)
     for e in 0..m.flex_elemnum[f] as usize {
-        if !elem_active(m, f, e) {
+        if !elem_active(m, f, e) || reach.is_some_and(|r| !r[e]) {
             continue;
         }
-        if !centred_overlap(&gbox, &elem_aabb(d, m, f, e), 0.0) {
+        let ebox = elem_aabb(d, m, f, e);
+        if !centred_overlap(&gbox, &ebox, 0.0) {
+            continue;
+        }
+        // the hierarchy's leaf test (with midphase disabled MuJoCo has the first test only)
+        if walk && !geom_elem_overlap(m, d, g, &ebox, mg) {
             continue;
         }
         let ev = elem_verts(m, f, e);
@@ -347,7 +454,7 @@ pub fn flex_flex(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, 
 
 /// Whether the midphase walks flex `f`'s hierarchy: midphase enabled and the hierarchy not
 /// empty (MuJoCo's `flex_bvhadr >= 0`).
-fn walkable(m: &Model, f: usize) -> bool {
+pub(crate) fn walkable(m: &Model, f: usize) -> bool {
     !m.opt.disabled(disable::MIDPHASE) && !m.flex_tree[f].child.is_empty()
 }
 

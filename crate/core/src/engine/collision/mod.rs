@@ -13,7 +13,7 @@ mod plane_mesh;
 pub mod primitive;
 pub mod sdf;
 
-use super::Scratch;
+use super::{flexbvh, Scratch};
 use crate::data::{Contact, Data, Warning};
 use crate::math::*;
 use crate::model::{disable, enable, Model};
@@ -249,6 +249,8 @@ pub struct CollisionScratch {
     pub(crate) bvh_stack: Vec<usize>,
     /// Node pairs of the self-collision walk of a hierarchy.
     pub(crate) pair_stack: Vec<[u32; 2]>,
+    /// Per element of a flex: reached by the body–flex walk for the current geom.
+    pub(crate) reach: Vec<bool>,
     /// Sort keys (a key, a position) and the merge sort's buffer, for the sweep's box ends and
     /// for the contacts of a walk (never both at once).
     pub(crate) sort_key: Vec<(u64, u32)>,
@@ -267,6 +269,7 @@ impl CollisionScratch {
             .max()
             .unwrap_or(0);
         let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
+        let maxbodynode = m.body_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
             pre: Vec::with_capacity(maxv.max(64)),
             epa: EpaScratch::new(ccd_iterations(m)),
@@ -282,7 +285,8 @@ impl CollisionScratch {
             bvh_box2: vec![[0.0; 6]; maxnode],
             bvh_stack: Vec::with_capacity(maxnode),
             // MuJoCo's bound for the walk of two trees (never reached by a self walk)
-            pair_stack: Vec::with_capacity(2 * maxnode),
+            pair_stack: Vec::with_capacity(2 * maxnode + 2 * maxbodynode),
+            reach: vec![false; maxelem],
             sort_key: Vec::with_capacity(maxcon.max(2 * maxelem)),
             sort_buf: Vec::with_capacity(maxcon.max(2 * maxelem)),
         }
@@ -641,6 +645,16 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                         }
                     }
                 }
+                // which elements each geom meets depends on the two hierarchies' inner tests
+                let walk = flex::walkable(m, f) && !m.body_tree[bf1].child.is_empty();
+                if walk {
+                    let (ea, en) = (m.flex_elemadr[f] as usize, m.flex_elemnum[f] as usize);
+                    flexbvh::node_boxes(
+                        &m.flex_tree[f],
+                        &d.a.flexelem_aabb[6 * ea..6 * (ea + en)],
+                        &mut s.collision.bvh_box,
+                    );
+                }
                 for g in geoms {
                     if m.geom_type[g] == geom::PLANE
                         || m.geom_type[g] == geom::SDF
@@ -653,7 +667,18 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                     {
                         continue;
                     }
-                    flex::geom_flex(m, d, &mut s.collision, g, f);
+                    if walk {
+                        let cs = &mut s.collision;
+                        let mut reach = std::mem::take(&mut cs.reach);
+                        let mut stack = std::mem::take(&mut cs.pair_stack);
+                        let n = m.flex_elemnum[f] as usize;
+                        flex::walk_reach(m, d, &cs.bvh_box, bf1, g, f, &mut stack, &mut reach[..n]);
+                        cs.pair_stack = stack;
+                        flex::geom_flex(m, d, cs, g, f, Some(&reach[..n]));
+                        cs.reach = reach;
+                    } else {
+                        flex::geom_flex(m, d, &mut s.collision, g, f, None);
+                    }
                 }
                 filter_flex_contacts(d, &mut s.collision, before);
                 sort_contacts(d, &mut s.collision, before);
@@ -676,7 +701,7 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                         sdf::sdf_flex(m, d, &mut s.collision, g, f, t);
                     }
                 } else {
-                    flex::geom_flex(m, d, &mut s.collision, g, f);
+                    flex::geom_flex(m, d, &mut s.collision, g, f, None);
                 }
                 filter_flex_contacts(d, &mut s.collision, before);
             }
