@@ -180,7 +180,7 @@ fn main() -> ExitCode {
             }
         },
         "trace" => match load(&args).and_then(|m| {
-            flexlab::engine::collision::check_supported(&m)?;
+            flexlab::compile::support::check_supported(&m)?;
             Ok(m)
         }) {
             Ok(m) => {

@@ -68,7 +68,7 @@ impl Scene {
             spec.set_elastic3d(&name, value).map_err(js_err)?;
         }
         let model = crate::compile::compile(&spec).map_err(js_err)?;
-        crate::engine::collision::check_supported(&model).map_err(js_err)?;
+        crate::compile::support::check_supported(&model).map_err(js_err)?;
         let mut data = Data::new(&model);
         if model.nkey > 0 {
             data.reset_keyframe(&model, 0);

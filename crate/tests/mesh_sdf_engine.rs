@@ -5,7 +5,7 @@
 
 mod common;
 
-use flexlab::engine::collision::check_supported;
+use flexlab::compile::support::check_supported;
 use flexlab::mjcf::MemSource;
 use flexlab::{Data, ErrorKind};
 

@@ -129,8 +129,15 @@ impl Default for Contact {
 }
 
 /// `n` zeros (`T::default()`). Never inlined: the constructors of `Data` and of the step's
-/// scratch allocate a few hundred arrays, and `vec![0; n]` inlined at each of them made
+/// scratch allocate a few hundred arrays, and `crate::data::zeros(n)` inlined at each of them made
 /// `Data::sized` alone 36 kB of the browser build.
+/// An empty vector with room for `n` elements, out of line: the workspaces have dozens of them,
+/// each built once per model, and inlined each costs the wasm its allocation and error paths.
+#[inline(never)]
+pub fn with_capacity<T>(n: usize) -> Vec<T> {
+    Vec::with_capacity(n)
+}
+
 #[inline(never)]
 pub fn zeros<T: Clone + Default>(n: usize) -> Vec<T> {
     vec![T::default(); n]
@@ -404,7 +411,7 @@ impl Data {
             ne: 0,
             nf: 0,
             nl: 0,
-            contact: vec![Contact::default(); maxcon],
+            contact: crate::data::zeros(maxcon),
             maxcon,
             maxefc,
             solver_niter: 0,

@@ -2,6 +2,7 @@
 //! `mj_setConst` and the engine checks of its compile-time test step.
 
 pub mod flex;
+pub mod flexbvh;
 pub mod flexcomp;
 pub mod flexvert;
 pub mod hull;
@@ -13,6 +14,7 @@ pub mod mesh;
 pub mod meshasset;
 pub mod meshpoly;
 pub mod orient;
+pub mod support;
 
 pub mod actuation;
 pub mod bodybvh;

@@ -199,7 +199,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
             let da = m.flex_elemdataadr[f] as usize;
             let va = 3 * m.flex_vertadr[f] as usize;
             let vn = 3 * m.flex_vertnum[f] as usize;
-            crate::engine::flexbvh::build(
+            super::flexbvh::build(
                 dim,
                 &m.flex_elem[da..da + en * (dim + 1)],
                 &m.flex_elemlayer[ea..ea + en],

@@ -62,7 +62,7 @@ pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
         spec.set_elastic3d(flex, *v)?;
     }
     let m = crate::compile::compile(&spec)?;
-    crate::engine::collision::check_supported(&m)?;
+    crate::compile::support::check_supported(&m)?;
     Ok(m)
 }
 

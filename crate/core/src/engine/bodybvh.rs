@@ -36,6 +36,7 @@ pub struct Obb<'a> {
 /// the nine edge cross axes are not tested, as in MuJoCo). A rotated box as large as `mjMAXVAL`
 /// along all three axes (a plane's) overlaps everything; one infinite along some axis is tested
 /// on its own face axes only.
+#[inline(never)]
 pub fn obb_overlap(r: &Obb, b: &[f64; 6], margin: f64) -> bool {
     let a = r.aabb;
     let inf = [a[3] >= MAXVAL, a[4] >= MAXVAL, a[5] >= MAXVAL];

@@ -63,14 +63,14 @@ impl RowScratch {
         RowScratch {
             jp: crate::data::zeros::<f64>(3 * nv),
             jr: crate::data::zeros::<f64>(3 * nv),
-            mark: vec![false; nv],
-            touched: Vec::with_capacity(nv),
+            mark: crate::data::zeros(nv),
+            touched: crate::data::with_capacity(nv),
             rows: crate::data::zeros::<f64>(6 * nv.max(1)),
-            wbody: Vec::with_capacity(64),
-            wvert: Vec::with_capacity(8),
-            con_invweight: vec![[0.0; 2]; maxcon],
-            tvals: Vec::with_capacity(nv),
-            tcols: Vec::with_capacity(nv),
+            wbody: crate::data::with_capacity(64),
+            wvert: crate::data::with_capacity(8),
+            con_invweight: crate::data::zeros(maxcon),
+            tvals: crate::data::with_capacity(nv),
+            tcols: crate::data::with_capacity(nv),
         }
     }
 

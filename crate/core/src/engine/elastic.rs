@@ -54,7 +54,7 @@ fn maps_vertices(m: &Model, f: usize) -> bool {
 impl VertJac {
     /// The entries' layout and dofs, fixed by the model.
     pub fn new(m: &Model) -> Self {
-        let mut adr = Vec::with_capacity(m.nflexvert + 1);
+        let mut adr = crate::data::with_capacity(m.nflexvert + 1);
         let mut dof = Vec::new();
         for f in 0..m.nflex {
             let vadr = m.flex_vertadr[f] as usize;
@@ -76,7 +76,7 @@ impl VertJac {
             }
         }
         adr.push(dof.len());
-        let col = vec![[0.0; 3]; dof.len()];
+        let col = crate::data::zeros(dof.len());
         VertJac { adr, dof, col }
     }
 
@@ -122,7 +122,7 @@ impl ElasticScratch {
             vel: crate::data::zeros::<f64>(3 * maxv),
             edge_hessian: crate::data::zeros::<f64>(9 * m.nflexedge),
             vert_hessian: crate::data::zeros::<f64>(6 * m.nflexvert),
-            hessian_valid: vec![false; m.nflex],
+            hessian_valid: crate::data::zeros(m.nflex),
             vjac: VertJac::new(m),
         }
     }

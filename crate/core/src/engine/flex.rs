@@ -207,7 +207,7 @@ pub struct VertCols {
 impl VertCols {
     /// The columns' layout, fixed by the model.
     pub fn new(m: &Model) -> Self {
-        let mut adr = Vec::with_capacity(m.nflexvert + 1);
+        let mut adr = crate::data::with_capacity(m.nflexvert + 1);
         let mut n = 0;
         for f in 0..m.nflex {
             let vadr = m.flex_vertadr[f] as usize;
@@ -247,7 +247,7 @@ impl VertCols {
         basis_adr.push(basis.len());
         VertCols {
             adr,
-            col: vec![[0.0; 3]; n],
+            col: crate::data::zeros(n),
             basis_adr,
             basis_node,
             basis,

@@ -96,7 +96,7 @@ impl FlexCsr {
             diag: vec![NONE; m.nflexvert],
             edge: vec![[NONE; 2]; m.nflexedge],
             flap: vec![[NONE; 16]; m.nflexedge],
-            covered: vec![false; m.nflex],
+            covered: crate::data::zeros(m.nflex),
             ..Default::default()
         };
         let mut nbrs: Vec<Vec<usize>> = Vec::new();
@@ -208,12 +208,12 @@ impl FlexCsr {
         let ns = c.slot_dof.len();
         c.slot_world = vec![true; ns];
         c.at = crate::data::zeros(n);
-        c.full_row = Vec::with_capacity(ns + 1);
-        c.scalar_row = Vec::with_capacity(ns + 1);
-        c.full_dof = Vec::with_capacity(n);
-        c.full_val = Vec::with_capacity(9 * n);
-        c.scalar_dof = Vec::with_capacity(n);
-        c.scalar_val = Vec::with_capacity(n);
+        c.full_row = crate::data::with_capacity(ns + 1);
+        c.scalar_row = crate::data::with_capacity(ns + 1);
+        c.full_dof = crate::data::with_capacity(n);
+        c.full_val = crate::data::with_capacity(9 * n);
+        c.scalar_dof = crate::data::with_capacity(n);
+        c.scalar_val = crate::data::with_capacity(n);
         c.layout(true);
         c
     }

@@ -68,12 +68,12 @@ impl Islands {
         }
         Islands {
             nisland: 0,
-            dof_adr: Vec::with_capacity(m.ntree + 2),
-            dofs: Vec::with_capacity(m.nv),
-            efc_adr: Vec::with_capacity(m.ntree + 2),
-            efcs: Vec::with_capacity(maxefc),
-            parent: Vec::with_capacity(m.ntree),
-            tree_island: Vec::with_capacity(m.ntree),
+            dof_adr: crate::data::with_capacity(m.ntree + 2),
+            dofs: crate::data::with_capacity(m.nv),
+            efc_adr: crate::data::with_capacity(m.ntree + 2),
+            efcs: crate::data::with_capacity(maxefc),
+            parent: crate::data::with_capacity(m.ntree),
+            tree_island: crate::data::with_capacity(m.ntree),
             flex_pairs,
         }
     }

@@ -67,7 +67,7 @@ impl SolverScratch {
         let z = |n: usize| crate::data::zeros::<f64>(n);
         SolverScratch {
             // capacity for the metric's diagonal, so filling it never allocates in the step
-            metric_diag: Vec::with_capacity(nv),
+            metric_diag: crate::data::with_capacity(nv),
             a: z(nv),
             ma: z(nv),
             mv: z(nv),
@@ -90,7 +90,7 @@ impl SolverScratch {
             force: z(maxefc),
             pgs_prev: z(maxefc),
             pgs_momentum: z(maxefc),
-            pgs_blocks: Vec::with_capacity(maxefc),
+            pgs_blocks: crate::data::with_capacity(maxefc),
             islands: Island::new(m, maxefc),
             all_dofs: (0..nv).collect(),
             all_rows: (0..maxefc).collect(),
@@ -101,11 +101,11 @@ impl SolverScratch {
             jt: {
                 let nnz = constraint::max_nnz(m, maxefc);
                 JacT {
-                    ptr: Vec::with_capacity(nv + 2),
-                    entry: Vec::with_capacity(nnz),
-                    row: Vec::with_capacity(nnz),
-                    val: Vec::with_capacity(nnz),
-                    used: Vec::with_capacity(nv),
+                    ptr: crate::data::with_capacity(nv + 2),
+                    entry: crate::data::with_capacity(nnz),
+                    row: crate::data::with_capacity(nnz),
+                    val: crate::data::with_capacity(nnz),
+                    used: crate::data::with_capacity(nv),
                 }
             },
         }

@@ -730,10 +730,10 @@ impl EpaScratch {
     /// Buffers for `iterations` CCD iterations (`mjc_ccdSize`).
     pub fn new(iterations: usize) -> Self {
         EpaScratch {
-            verts: Vec::with_capacity(5 + iterations + 8),
-            faces: Vec::with_capacity(6 * iterations + 8),
-            map: Vec::with_capacity(6 * iterations + 8),
-            horizon: Vec::with_capacity(6 * iterations + 8),
+            verts: crate::data::with_capacity(5 + iterations + 8),
+            faces: crate::data::with_capacity(6 * iterations + 8),
+            map: crate::data::with_capacity(6 * iterations + 8),
+            horizon: crate::data::with_capacity(6 * iterations + 8),
             center: [0.0; 3],
             maxfaces: 6 * iterations,
             multi: MultiScratch::default(),

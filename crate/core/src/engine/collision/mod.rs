@@ -50,33 +50,6 @@ impl sdf::SignedDistance for crate::engine::sdf::Torus {
     }
 }
 
-/// Why flexlab refuses the contacts of mesh geom `g` with geom `g2`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum MeshRefusal {
-    /// A plane against a hull with polygons of more than four vertices.
-    PlaneBigPolygon,
-    /// A shape flexlab has no mesh collision for (hfield, sdf).
-    Shape,
-}
-
-/// Whether flexlab collides mesh geom `g` with geom `g2` as MuJoCo 3.15.0 does (`None`), or
-/// why not. It does against spheres and ellipsoids (one native-CCD contact), capsules,
-/// cylinders, boxes and meshes (native CCD, then without a margin the touching features'
-/// clipped polygons, see `multicontact`, and with one MuJoCo's perturbed queries, see
-/// `perturb`), and planes when every polygon of the mesh's hull has at most four vertices.
-fn mesh_pair_refusal(m: &Model, g: usize, g2: usize) -> Option<MeshRefusal> {
-    match m.geom_type[g2] {
-        geom::SPHERE
-        | geom::ELLIPSOID
-        | geom::CAPSULE
-        | geom::CYLINDER
-        | geom::BOX
-        | geom::MESH => None,
-        geom::PLANE => (max_polygon(m, g) > 4).then_some(MeshRefusal::PlaneBigPolygon),
-        _ => Some(MeshRefusal::Shape),
-    }
-}
-
 /// A geom pair's margin (`mj_assignMargin`) and gap (m).
 fn margin_gap(m: &Model, g1: usize, g2: usize) -> (f64, f64) {
     (
@@ -90,113 +63,6 @@ fn margin_gap(m: &Model, g1: usize, g2: usize) -> (f64, f64) {
 fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
     let (margin, gap) = margin_gap(m, g1, g2);
     margin + gap
-}
-
-/// Most vertices of one polygon of mesh geom `g`'s hull.
-fn max_polygon(m: &Model, g: usize) -> usize {
-    let Ok(id) = usize::try_from(m.geom_dataid[g]) else {
-        return 0;
-    };
-    let (pa, pn) = (m.mesh_polyadr[id] as usize, m.mesh_polynum[id] as usize);
-    m.mesh_polyvertnum[pa..pa + pn]
-        .iter()
-        .map(|&n| n as usize)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Refuses a model whose contacts would need a collision function flexlab lacks: a mesh geom
-/// against an hfield or sdf geom, or against a plane when its hull has a polygon of more than
-/// four vertices (whose contact choice flexlab does not reproduce), and sdf geoms against a
-/// mesh (`mjc_MeshSDF`) or without a field.
-/// Checked once before stepping, so the step never skips or fakes such a pair.
-pub fn check_supported(m: &Model) -> crate::Result<()> {
-    if m.opt.disabled(disable::CONSTRAINT) || m.opt.disabled(disable::CONTACT) {
-        return Ok(());
-    }
-    for g in 0..m.ngeom {
-        let is_sdf = m.geom_type[g] == geom::SDF;
-        let what = match m.geom_type[g] {
-            geom::SDF if geom_torus(m, g).is_none() => "sdf",
-            geom::SDF => "mesh and sdf",
-            geom::MESH => "mesh",
-            _ => continue,
-        };
-        let (t, a) = (m.geom_contype[g], m.geom_conaffinity[g]);
-        let b = m.geom_bodyid[g] as usize;
-        // a field collides with flexes (mjc_FlexSDF) and with primitives and fields
-        // (mjc_SDF); a mesh with flexes through the native CCD
-        let with_flex = is_sdf
-            && geom_torus(m, g).is_none()
-            && (0..m.nflex)
-                .any(|f| !bitmask_reject(t, a, m.flex_contype[f], m.flex_conaffinity[f]));
-        let with_geom = (0..m.ngeom).find(|&g2| {
-            let t2 = m.geom_type[g2];
-            if is_sdf && geom_torus(m, g).is_some() && t2 != geom::MESH {
-                return false;
-            }
-            if !is_sdf && mesh_pair_refusal(m, g, g2).is_none() {
-                return false;
-            }
-            let b2 = m.geom_bodyid[g2] as usize;
-            let sig = ((b.min(b2) as i32) << 16) + b.max(b2) as i32;
-            b2 != b
-                && !bitmask_reject(t, a, m.geom_contype[g2], m.geom_conaffinity[g2])
-                && !filter_body_pair(m, b.min(b2), b.max(b2))
-                && !m.exclude_signature.contains(&sig)
-        });
-        if with_flex || with_geom.is_some() {
-            let label = |g: usize| {
-                let name = m.names_geom.get(g).filter(|n| !n.is_empty());
-                name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
-            };
-            let id = label(g);
-            let refusal = with_geom
-                .filter(|_| !is_sdf)
-                .and_then(|g2| Some((g2, mesh_pair_refusal(m, g, g2)?)));
-            let msg = match refusal {
-                Some((g2, MeshRefusal::PlaneBigPolygon)) => format!(
-                    "collision of a plane with a mesh whose hull has polygons of more than 4 \
-                     vertices is not supported by flexlab yet ({id} has {}-vertex polygons and \
-                     can touch {}; set contype and conaffinity to 0 on one of them to step it)",
-                    max_polygon(m, g),
-                    label(g2)
-                ),
-                Some((g2, MeshRefusal::Shape)) => format!(
-                    "collision of mesh geoms with {} geoms is not supported by flexlab yet \
-                     ({id} can touch {}; set contype and conaffinity to 0 on one of them to \
-                     step it)",
-                    type_name(m.geom_type[g2]),
-                    label(g2)
-                ),
-                _ => format!(
-                    "collision with {what} geoms is not supported by flexlab yet ({id} can \
-                     touch other geoms or flexes; set its contype and conaffinity to 0 to step \
-                     it)"
-                ),
-            };
-            return Err(crate::Error::unsupported(msg));
-        }
-    }
-    Ok(())
-}
-
-/// MJCF name of a geom type.
-fn type_name(t: i32) -> &'static str {
-    [
-        "plane",
-        "hfield",
-        "sphere",
-        "capsule",
-        "ellipsoid",
-        "cylinder",
-        "box",
-        "mesh",
-        "sdf",
-    ]
-    .get(t as usize)
-    .copied()
-    .unwrap_or("unknown")
 }
 
 /// Most contacts one geom–flex, flex–flex or self pass keeps (`mjMAXCONPAIR`).
@@ -271,24 +137,24 @@ impl CollisionScratch {
         let maxnode = m.flex_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         let maxbodynode = m.body_tree.iter().map(|t| t.child.len()).max().unwrap_or(0);
         CollisionScratch {
-            pre: Vec::with_capacity(maxv.max(64)),
+            pre: crate::data::with_capacity(maxv.max(64)),
             epa: EpaScratch::new(ccd_iterations(m)),
-            vert: Vec::with_capacity(maxv.max(64)),
-            bf_box: vec![[0.0; 6]; nbf],
-            bf_pairs: Vec::with_capacity(nbf * 4),
-            sap_elem: Vec::with_capacity(maxelem),
-            sap_open: Vec::with_capacity(maxelem),
-            sap_box: vec![[0.0; 4]; maxelem],
-            selected: vec![false; maxcon],
+            vert: crate::data::with_capacity(maxv.max(64)),
+            bf_box: crate::data::zeros(nbf),
+            bf_pairs: crate::data::with_capacity(nbf * 4),
+            sap_elem: crate::data::with_capacity(maxelem),
+            sap_open: crate::data::with_capacity(maxelem),
+            sap_box: crate::data::zeros(maxelem),
+            selected: crate::data::zeros(maxcon),
             min_dist: crate::data::zeros::<f64>(maxcon),
-            bvh_box: vec![[0.0; 6]; maxnode],
-            bvh_box2: vec![[0.0; 6]; maxnode],
-            bvh_stack: Vec::with_capacity(maxnode),
+            bvh_box: crate::data::zeros(maxnode),
+            bvh_box2: crate::data::zeros(maxnode),
+            bvh_stack: crate::data::with_capacity(maxnode),
             // MuJoCo's bound for the walk of two trees (never reached by a self walk)
-            pair_stack: Vec::with_capacity(2 * maxnode + 2 * maxbodynode),
-            reach: vec![false; maxelem],
-            sort_key: Vec::with_capacity(maxcon.max(2 * maxelem)),
-            sort_buf: Vec::with_capacity(maxcon.max(2 * maxelem)),
+            pair_stack: crate::data::with_capacity(2 * maxnode + 2 * maxbodynode),
+            reach: crate::data::zeros(maxelem),
+            sort_key: crate::data::with_capacity(maxcon.max(2 * maxelem)),
+            sort_buf: crate::data::with_capacity(maxcon.max(2 * maxelem)),
         }
     }
 }
@@ -488,7 +354,8 @@ pub(crate) fn add_contact(
     true
 }
 
-fn bitmask_reject(t1: i32, a1: i32, t2: i32, a2: i32) -> bool {
+/// Whether two contype/conaffinity pairs cannot touch (`filterBitmask`).
+pub fn bitmask_reject(t1: i32, a1: i32, t2: i32, a2: i32) -> bool {
     (t1 & a2) == 0 && (t2 & a1) == 0
 }
 
@@ -509,7 +376,7 @@ fn bf_bits(m: &Model, bf: usize) -> (i32, i32) {
 }
 
 /// Whether a body pair is discarded by the weld/parent rules (`filterBodyPair`).
-fn filter_body_pair(m: &Model, b1: usize, b2: usize) -> bool {
+pub fn filter_body_pair(m: &Model, b1: usize, b2: usize) -> bool {
     let w1 = m.body_weldid[b1] as usize;
     let w2 = m.body_weldid[b2] as usize;
     if w1 == w2 {
