@@ -3,13 +3,12 @@
 //! colliding geoms' frames and local boxes. Here rather than in the engine: it runs once per
 //! load, so it is built at the compiler's size-first optimisation.
 
+use super::bvh::{median_order, permute, split_axis, EPS};
 use crate::engine::bodybvh::BodyBvh;
 use crate::math::rot_vec_quat;
 use crate::model::Model;
 
-/// MuJoCo's `mjEPS` (split-axis ties, flat boxes).
-const EPS: f64 = 1e-14;
-
+#[derive(Clone, Copy)]
 struct Leaf {
     geom: usize,
     /// Position along the tree's axes: the geom's position in the inertial frame.
@@ -108,33 +107,10 @@ fn make(
         tree.nodeid[index] = leaves[0].geom as i32;
         return index as i32;
     }
-    let edges = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-    let mut axis = 0;
-    if edges[1] >= edges[0] + EPS {
-        axis = 1;
-    }
-    if edges[2] >= edges[axis] + EPS {
-        axis = 2;
-    }
-    // the median along the axis; ties within EPS go by geom order (MuJoCo's pointer order).
-    // A body has few geoms: an insertion sort puts the `mid` smallest first, the split
-    // nth_element makes, in less code than a selection
+    let axis = split_axis(&lo, &hi);
     let mid = n / 2;
-    let before = |a: &Leaf, b: &Leaf| {
-        let (pa, pb) = (a.lpos[axis], b.lpos[axis]);
-        if (pa - pb).abs() > EPS {
-            pa < pb
-        } else {
-            a.geom < b.geom
-        }
-    };
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && before(&leaves[j], &leaves[j - 1]) {
-            leaves.swap(j, j - 1);
-            j -= 1;
-        }
-    }
+    let order = median_order(n, &|i| leaves[i].lpos[axis], &|i| leaves[i].geom);
+    permute(leaves, &order);
     let (left, right) = leaves.split_at_mut(mid);
     if mid > 0 {
         tree.child[index][0] = make(m, tree, left, ipos, qinv);

@@ -3,11 +3,8 @@
 //! Here rather than in the engine: it runs once per load, so it is built at the compiler's
 //! size-first optimisation.
 
+use super::bvh::{median_order, permute, split_axis};
 use crate::engine::flexbvh::FlexBvh;
-
-/// MuJoCo's `mjEPS`: positions closer than this along the split axis tie, and ties go by
-/// element order.
-const EPS: f64 = 1e-14;
 
 #[derive(Clone, Copy)]
 struct Leaf {
@@ -75,29 +72,10 @@ fn make(tree: &mut FlexBvh, leaves: &mut [Leaf]) -> i32 {
         tree.nodeid[index] = leaves[0].elem as i32;
         return index as i32;
     }
-    // longest axis by a margin of at least EPS, then the median along it
-    let edges = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-    let mut axis = 0;
-    if edges[1] >= edges[0] + EPS {
-        axis = 1;
-    }
-    if edges[2] >= edges[axis] + EPS {
-        axis = 2;
-    }
-    // the median along the axis: the `m` first in order go left (nth_element's split; a full
-    // sort by the once-per-load merge sort, which is smaller code than a selection)
+    let axis = split_axis(&lo, &hi);
     let m = n / 2;
-    let order = crate::sort::sorted_indices(n, &|i, j| {
-        let (a, b) = (&leaves[i], &leaves[j]);
-        let (pa, pb) = (a.aabb[axis], b.aabb[axis]);
-        if (pa - pb).abs() > EPS {
-            pa.total_cmp(&pb)
-        } else {
-            a.elem.cmp(&b.elem)
-        }
-    });
-    let sorted: Vec<Leaf> = order.iter().map(|&i| leaves[i]).collect();
-    leaves.copy_from_slice(&sorted);
+    let order = median_order(n, &|i| leaves[i].aabb[axis], &|i| leaves[i].elem);
+    permute(leaves, &order);
     let (left, right) = leaves.split_at_mut(m);
     if m > 0 {
         tree.child[index][0] = make(tree, left);

@@ -18,6 +18,7 @@ pub mod support;
 
 pub mod actuation;
 pub mod bodybvh;
+pub mod bvh;
 pub mod checks;
 pub mod composite;
 mod setconst;
