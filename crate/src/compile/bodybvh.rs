@@ -23,6 +23,9 @@ pub fn build(m: &Model, b: usize) -> BodyBvh {
     if adr < 0 || num <= 0 {
         return tree;
     }
+    tree.margin = (adr as usize..(adr + num) as usize)
+        .map(|g| m.geom_margin[g] + m.geom_gap[g])
+        .fold(0.0, f64::max);
     let ipos = [
         m.body_ipos[3 * b],
         m.body_ipos[3 * b + 1],

@@ -21,6 +21,9 @@ pub struct BodyBvh {
     pub aabb: Vec<[f64; 6]>,
     /// Number of nodes in each node's subtree (the node included).
     pub size: Vec<usize>,
+    /// The body's margin for the walk's inner tests (MuJoCo's `body_margin`, m): the largest
+    /// geom margin plus gap over all the body's geoms.
+    pub margin: f64,
 }
 
 /// A box rotated into the world: centre and half sizes `aabb` in the frame `pos`, `mat`

@@ -108,17 +108,8 @@ pub fn walk_reach(
     let Some(leaf) = bt.nodeid.iter().position(|&x| x == g as i32) else {
         return;
     };
-    let (ga, gn) = (m.body_geomadr[b] as usize, m.body_geomnum[b] as usize);
-    let body_margin = (ga..ga + gn)
-        .map(|i| m.geom_margin[i] + m.geom_gap[i])
-        .fold(0.0, f64::max);
-    let margin = assign_margin(m, body_margin + m.flex_margin[f]);
+    let margin = assign_margin(m, bt.margin + m.flex_margin[f]);
     let (xipos, ximat) = (&d.a.xipos[3 * b..3 * b + 3], &d.a.ximat[9 * b..9 * b + 9]);
-    // MuJoCo's "surface area" of a node box (see tree_walk): it only picks the tree to split
-    let surface = |x: &[f64; 6]| {
-        let (a, b, c) = (x[3] - x[0], x[4] - x[1], x[5] - x[2]);
-        a * b + b * c + c * a
-    };
     stack.clear();
     stack.push([0, 0]);
     while let Some([n1, n2]) = stack.pop() {
@@ -137,12 +128,7 @@ pub fn walk_reach(
         if !obb_overlap(&body_box, &boxes[n2], margin) {
             continue;
         }
-        let split1 = if leaf1 != leaf2 {
-            leaf2
-        } else {
-            surface(&bt.aabb[n1]) > surface(&boxes[n2])
-        };
-        if split1 {
+        if split_first(leaf1, leaf2, &bt.aabb[n1], &boxes[n2]) {
             // only the child on the way to the geom's leaf (subtrees are contiguous)
             for c in bt.child[n1] {
                 if c != -1 && (c as usize..c as usize + bt.size[c as usize]).contains(&leaf) {
@@ -253,7 +239,8 @@ pub fn geom_flex(
         // the hierarchy's leaf test (with midphase disabled MuJoCo has the first test only).
         // Only the box–triangle test can make a contact outside the two boxes (a vertex past
         // a box edge within the flex radius of a face's plane); every other narrow phase finds
-        // none where this test fails, so it is skipped for them (3% of the draped cloth's step)
+        // none where this test fails, so it is skipped for them (it showed in the draped
+        // cloth's profile)
         if walk && t == geom::BOX && dim == 2 && !geom_elem_overlap(m, d, g, &ebox, mg) {
             continue;
         }
@@ -493,6 +480,21 @@ pub fn self_collide(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f: usize
     false
 }
 
+/// Which node of a pair `mj_collideTree` splits: the inner one when the other is a leaf, else
+/// the first when its box's "surface area" is larger. MuJoCo computes that area with the centre
+/// where the lower corner would be; the expression only orders the split, and the same one
+/// keeps the same order of pairs.
+fn split_first(leaf1: bool, leaf2: bool, b1: &[f64; 6], b2: &[f64; 6]) -> bool {
+    if leaf1 != leaf2 {
+        return leaf2;
+    }
+    let surface = |b: &[f64; 6]| {
+        let (x, y, z) = (b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+        x * y + y * z + z * x
+    };
+    surface(b1) > surface(b2)
+}
+
 /// Two flexes' hierarchies against each other, or a flex's against itself (`f1 == f2`), as
 /// `mj_collideTree`: a stack of node pairs from the root pair (node1 ≤ node2 for itself), the
 /// node with the larger "surface" split first, inner nodes pruned by their boxes within the
@@ -509,12 +511,6 @@ fn tree_walk(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: 
     }
     // not zeroed for self-collision (the element test zeroes it there)
     let margin = assign_margin(m, m.flex_margin[f1] + m.flex_margin[f2]);
-    // MuJoCo's "surface area" of a node box, with the centre where the lower corner would be:
-    // it only orders the split, and the same expression keeps the same order of pairs
-    let surface = |b: &[f64; 6]| {
-        let (x, y, z) = (b[3] - b[0], b[4] - b[1], b[5] - b[2]);
-        x * y + y * z + z * x
-    };
     stack.clear();
     stack.push([0, 0]);
     while let Some([n1, n2]) = stack.pop() {
@@ -534,12 +530,7 @@ fn tree_walk(m: &Model, d: &mut Data, cs: &mut CollisionScratch, f1: usize, f2: 
         if !centred_overlap(&boxes1[n1], &boxes2[n2], margin) {
             continue;
         }
-        let split1 = if leaf1 != leaf2 {
-            leaf2
-        } else {
-            surface(&boxes1[n1]) > surface(&boxes2[n2])
-        };
-        if split1 {
+        if split_first(leaf1, leaf2, &boxes1[n1], &boxes2[n2]) {
             for c in t1.child[n1] {
                 if c != -1 {
                     stack.push([c as u32, n2 as u32]);
