@@ -202,4 +202,6 @@ reference_cases!(
     interp_flexflex,
     cloth_box_edge,
     passive_gap,
+    free_vertex_implicitfast,
+    free_vertex_discrete,
 );

@@ -4,7 +4,8 @@
 //! separately with the gyroscopic derivative added, so a tumbling box precesses as it should.
 
 use crate::data::Data;
-use crate::model::{disable, Model};
+use crate::flexkind::{flex_metric_possible, flex_simple};
+use crate::model::Model;
 
 /// Whether body `b` is a free body alone in its kinematic tree (no child bodies with mass,
 /// no other dofs in the tree).
@@ -104,11 +105,16 @@ fn mhat(m: &Model, d: &Data, b: usize, adr: usize, h: f64) -> [f64; 36] {
             a[6 * c + r] = d.a.M[k];
         }
     }
-    // passive velocity derivative on a lone free body: its dof dampers
-    if !m.opt.disabled(disable::DAMPER) {
-        for r in 0..6 {
-            a[7 * r] += h * m.dof_damping[adr + r];
+    // A −= h·qDeriv on the block: dof dampers, flex edge and tendon dampers, actuators (their
+    // entries between two of the body's dofs; qDeriv's sparsity is tree-local)
+    let mut qd = [0.0; 36];
+    super::implicit::neg_qderiv_terms(m, d, &mut |r, c, v| {
+        if (adr..adr + 6).contains(&r) && (adr..adr + 6).contains(&c) {
+            qd[6 * (r - adr) + c - adr] += v;
         }
+    });
+    for (a, q) in a.iter_mut().zip(qd) {
+        *a += h * q;
     }
     let mut rm = [0.0; 9];
     rm.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
@@ -163,12 +169,35 @@ fn solve6(a: &mut [f64; 36], x: &mut [f64; 6]) -> bool {
     true
 }
 
+/// Whether a flex with metric terms that are not in the assembled block matrix (a flex with
+/// general attachments, or an interpolated flex) has a vertex or node body in kinematic tree
+/// `tree`.
+fn matrix_free_flex_in_tree(m: &Model, tree: i32) -> bool {
+    (0..m.nflex).any(|f| {
+        if !flex_metric_possible(m, f) || (m.flex_interp[f] == 0 && flex_simple(m, f)) {
+            return false;
+        }
+        let (bodies, adr, num) = if m.flex_interp[f] != 0 {
+            (&m.flex_nodebodyid, m.flex_nodeadr[f], m.flex_nodenum[f])
+        } else {
+            (&m.flex_vertbodyid, m.flex_vertadr[f], m.flex_vertnum[f])
+        };
+        bodies[adr as usize..(adr + num) as usize]
+            .iter()
+            .any(|&b| b >= 0 && m.body_treeid[b as usize] == tree)
+    })
+}
+
 /// The standalone free bodies of a model, found once, and a per-dof buffer for the discrete
 /// rule (which dofs some constraint row touches).
 #[derive(Debug, Clone, Default)]
 pub struct FreeBodies {
     /// (body, first dof) of each standalone free body.
     pub bodies: Vec<(usize, usize)>,
+    /// Per entry of `bodies`: a flex whose stiffness the discrete metric applies matrix-free
+    /// (general or interpolated) has a vertex or node in the body's tree, so under `discrete`
+    /// the body keeps the metric's acceleration (MuJoCo's `mjd_freeGyroPossible`).
+    metric_tied: Vec<bool>,
     constrained: Vec<bool>,
 }
 
@@ -183,8 +212,13 @@ impl FreeBodies {
         } else {
             vec![false; m.nv]
         };
+        let metric_tied = bodies
+            .iter()
+            .map(|&(b, _)| matrix_free_flex_in_tree(m, m.body_treeid[b]))
+            .collect();
         FreeBodies {
             bodies,
+            metric_tied,
             constrained,
         }
     }
@@ -214,8 +248,8 @@ impl FreeBodies {
             }
         }
         let h = m.opt.timestep;
-        for &(b, adr) in &self.bodies {
-            if skip_constrained && self.constrained[adr..adr + 6].iter().any(|&c| c) {
+        for (&(b, adr), &tied) in self.bodies.iter().zip(&self.metric_tied) {
+            if skip_constrained && (tied || self.constrained[adr..adr + 6].iter().any(|&c| c)) {
                 continue;
             }
             let mut a = mhat(m, d, b, adr, h);

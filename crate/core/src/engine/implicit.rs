@@ -87,12 +87,46 @@ fn d_related(m: &Model, a: usize, b: usize) -> bool {
 
 /// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`).
 fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
-    let h = m.opt.timestep;
-    d.a.qH.copy_from_slice(&d.a.M);
+    let mut qh = std::mem::take(&mut d.a.qH);
+    qh.copy_from_slice(&d.a.M);
+    scaled_neg_qderiv_terms(m, d, m.opt.timestep, &mut |r, c, v| {
+        if c <= r {
+            if let Some(adr) = m_index(m, r, c) {
+                qh[adr] += v;
+            }
+        }
+    });
+    // standalone free bodies keep M in the symmetric factor (their block is solved apart)
+    for &(_, adr) in free {
+        for r in adr..adr + 6 {
+            let ra = m.M_rowadr[r] as usize;
+            let n = m.M_rownnz[r] as usize;
+            qh[ra..ra + n].copy_from_slice(&d.a.M[ra..ra + n]);
+        }
+    }
+    d.a.qH = qh;
+    let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
+    factor_i(m, qh, qhd);
+}
+
+/// Calls `add(row, col, value)` with the entries of `−qDeriv` that [`fast_matrix`] and
+/// [`full_matrix`] use (without the bias-force derivative), in both triangles and unfiltered:
+/// each caller keeps the entries in its matrix's sparsity. Used by the free-body block.
+pub(crate) fn neg_qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize, f64)) {
+    scaled_neg_qderiv_terms(m, d, 1.0, add);
+}
+
+/// [`neg_qderiv_terms`] times `scale`: dof dampers, flex edge dampers, then the rank-one terms
+/// (tendon dampers, velocity-dependent actuators).
+fn scaled_neg_qderiv_terms(
+    m: &Model,
+    d: &Data,
+    scale: f64,
+    add: &mut dyn FnMut(usize, usize, f64),
+) {
     if !m.opt.disabled(disable::DAMPER) {
         for i in 0..m.nv {
-            let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
-            d.a.qH[adr] += h * m.dof_damping[i];
+            add(i, i, scale * m.dof_damping[i]);
         }
         for f in 0..m.nflex {
             let b = m.flex_edgedamping[f];
@@ -110,50 +144,30 @@ fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
                     let cp = m.flexedge_J_colind[p] as usize;
                     for q in ra..ra + n {
                         let cq = m.flexedge_J_colind[q] as usize;
-                        if cq > cp {
-                            continue;
-                        }
-                        if let Some(adr) = m_index(m, cp, cq) {
-                            d.a.qH[adr] += h * b * d.a.flexedge_J[p] * d.a.flexedge_J[q];
-                        }
+                        add(cp, cq, scale * b * d.a.flexedge_J[p] * d.a.flexedge_J[q]);
                     }
                 }
             }
         }
     }
-    let mut qh = std::mem::take(&mut d.a.qH);
-    rank_one_terms(m, d, |coef, cols, vals| {
+    rank_one_terms(m, d, scale, &mut |coef, cols, vals| {
         for (p, &cp) in cols.iter().enumerate() {
             for (q, &cq) in cols.iter().enumerate() {
-                let (cp, cq) = (cp as usize, cq as usize);
-                if cq > cp {
-                    continue;
-                }
-                if let Some(adr) = m_index(m, cp, cq) {
-                    qh[adr] += coef * vals[p] * vals[q];
-                }
+                add(cp as usize, cq as usize, coef * vals[p] * vals[q]);
             }
         }
     });
-    // standalone free bodies keep M in the symmetric factor (their block is solved apart)
-    for &(_, adr) in free {
-        for r in adr..adr + 6 {
-            let ra = m.M_rowadr[r] as usize;
-            let n = m.M_rownnz[r] as usize;
-            qh[ra..ra + n].copy_from_slice(&d.a.M[ra..ra + n]);
-        }
-    }
-    d.a.qH = qh;
-    let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
-    factor_i(m, qh, qhd);
 }
 
-/// The rank-one parts of `−h·qDeriv`: tendon dampers (`+h·b·JᵀJ`) and actuators whose force
-/// depends on velocity (`−h·s·momentᵀ·moment`, `mjd_actuator_vel`). Calls `add(coef, cols,
-/// vals)` per term; the caller keeps, as MuJoCo, the entries inside its matrix's sparsity (M's for
-/// implicitfast, qDeriv's for implicit).
-fn rank_one_terms(m: &Model, d: &Data, mut add: impl FnMut(f64, &[i32], &[f64])) {
-    let h = m.opt.timestep;
+/// Receives one rank-one term `coef·vᵀv` as `(coef, cols, vals)` (one sink, one instance of
+/// the loops that feed it).
+type RankOneSink<'a> = dyn FnMut(f64, &[i32], &[f64]) + 'a;
+
+/// The rank-one parts of `−h·qDeriv` (`h` = `scale`): tendon dampers (`+h·b·JᵀJ`) and actuators
+/// whose force depends on velocity (`−h·s·momentᵀ·moment`, `mjd_actuator_vel`). Calls `add(coef,
+/// cols, vals)` per term; the caller keeps, as MuJoCo, the entries inside its matrix's sparsity
+/// (M's for implicitfast, qDeriv's for implicit).
+fn rank_one_terms(m: &Model, d: &Data, h: f64, add: &mut RankOneSink) {
     if !m.opt.disabled(disable::DAMPER) {
         for t in 0..m.ntendon {
             let b = m.tendon_damping[t];
@@ -196,44 +210,10 @@ fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
             a[j * nv + i] = d.a.M[t];
         }
     }
-    if !m.opt.disabled(disable::DAMPER) {
-        for i in 0..nv {
-            a[i * nv + i] += h * m.dof_damping[i];
-        }
-        for f in 0..m.nflex {
-            let b = m.flex_edgedamping[f];
-            if m.flex_rigid[f] != 0 || b == 0.0 {
-                continue;
-            }
-            let ea = m.flex_edgeadr[f] as usize;
-            for e in ea..ea + m.flex_edgenum[f] as usize {
-                if m.flexedge_rigid[e] != 0 {
-                    continue;
-                }
-                let ra = m.flexedge_J_rowadr[e] as usize;
-                let n = m.flexedge_J_rownnz[e] as usize;
-                for p in ra..ra + n {
-                    let cp = m.flexedge_J_colind[p] as usize;
-                    for q in ra..ra + n {
-                        let cq = m.flexedge_J_colind[q] as usize;
-                        // only pairs in qDeriv's sparsity (ancestor-related dofs) are kept
-                        if !d_related(m, cp, cq) {
-                            continue;
-                        }
-                        a[cp * nv + cq] += h * b * d.a.flexedge_J[p] * d.a.flexedge_J[q];
-                    }
-                }
-            }
-        }
-    }
-    rank_one_terms(m, d, |coef, cols, vals| {
-        for (p, &cp) in cols.iter().enumerate() {
-            for (q, &cq) in cols.iter().enumerate() {
-                let (cp, cq) = (cp as usize, cq as usize);
-                if d_related(m, cp, cq) {
-                    a[cp * nv + cq] += coef * vals[p] * vals[q];
-                }
-            }
+    // only pairs in qDeriv's sparsity (ancestor-related dofs) are kept
+    scaled_neg_qderiv_terms(m, d, h, &mut |r, c, v| {
+        if d_related(m, r, c) {
+            a[r * nv + c] += v;
         }
     });
     // qDeriv −= ∂bias/∂v, so A = M − h·qDeriv gains +h·∂bias/∂v
