@@ -18,6 +18,32 @@ test('a rejected configuration shows MuJoCo’s message and keeps the scene', as
   await expect(alert).toContainText('line 3');
 });
 
+test('a model MuJoCo warns about loads, with MuJoCo’s warning beside it until the next model', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  // a cloth with neither edge stiffness, damping, bending nor equality: MuJoCo 3.15.0 warns
+  const bare = `<mujoco>
+<worldbody>
+<geom type="plane" size="1 1 .1"/>
+<flexcomp name="sheet" type="grid" dim="2" count="4 4 1" spacing=".05 .05 .05" pos="0 0 .3" radius=".005" mass=".1">
+<contact selfcollide="none"/>
+</flexcomp>
+</worldbody>
+</mujoco>`;
+  expect((await loadSandbox(page, bare)).ok).toBe(true);
+  const alert = page.locator('.bench .stage > .message');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('The model loaded with compile warnings');
+  await expect(alert).toContainText("flex 'sheet' is not rigid and has no equality constraints or passive forces");
+  await expect(alert).toContainText("Element 'flex', name 'sheet', line 4");
+  // it runs, and the warning stays through a reset
+  await waitSteps(page, 5);
+  await page.getByRole('toolbar').getByRole('button', { name: 'Reset', exact: true }).click();
+  await expect(alert).toContainText("flex 'sheet' is not rigid");
+  // edge damping is a passive force: no warning, and the box goes
+  expect((await loadSandbox(page, bare.replace('<contact', '<edge damping="0.01"/>\n<contact'))).ok).toBe(true);
+  await expect(alert).toBeHidden();
+});
+
 test('a diverging simulation pauses with a message and recovers after Reset', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
   expect((await loadSandbox(page, fixture('diverging.xml'))).ok).toBe(true);

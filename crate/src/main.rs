@@ -80,12 +80,18 @@ fn parse_args(rest: &[String]) -> Result<Args, String> {
     Ok(a)
 }
 
+/// Compiles the model and prints its compile warnings on stderr, as MuJoCo prints its own
+/// (stdout keeps the command's JSON).
 fn load(a: &Args) -> flexlab::Result<flexlab::Model> {
     let mut spec = flexlab::mjcf::parse_file(std::path::Path::new(&a.model))?;
     for (name, v) in &a.elastic3d {
         spec.set_elastic3d(name, *v)?;
     }
-    flexlab::compile::compile(&spec)
+    let m = flexlab::compile::compile(&spec)?;
+    for w in flexlab::compile::warnings::warnings(&spec, &m) {
+        eprintln!("{w}\n");
+    }
+    Ok(m)
 }
 
 /// `flexlab lessons check DIR`: one `file:line: message` per error and exit 1, or the summary

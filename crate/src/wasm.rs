@@ -39,6 +39,8 @@ fn js_err(e: crate::Error) -> JsError {
 pub struct Scene {
     model: Model,
     data: Data,
+    /// Compile warnings, each as printed (message, then its location line).
+    warnings: Vec<String>,
 }
 
 #[wasm_bindgen]
@@ -69,12 +71,20 @@ impl Scene {
         }
         let model = crate::compile::compile(&spec).map_err(js_err)?;
         crate::compile::support::check_supported(&model).map_err(js_err)?;
+        let warnings = crate::compile::warnings::warnings(&spec, &model)
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         let mut data = Data::new(&model);
         if model.nkey > 0 {
             data.reset_keyframe(&model, 0);
         }
         crate::engine::forward(&model, &mut data);
-        Ok(Scene { model, data })
+        Ok(Scene {
+            model,
+            data,
+            warnings,
+        })
     }
 
     /// Advances `n` steps (capped); returns the number of steps taken.
@@ -125,7 +135,8 @@ impl Scene {
     }
 
     /// Sizes, options and names as JSON: `{sizes, options, name, body, flex, geom, joint,
-    /// actuator, tendon, site, stat}` (unnamed objects are empty strings, as in `mjModel.names`).
+    /// actuator, tendon, site, warnings, stat}` (unnamed objects are empty strings, as in
+    /// `mjModel.names`; `warnings` are the compile warnings, each with its location line).
     pub fn info(&self) -> String {
         let m = &self.model;
         let mut s = String::from("{\"sizes\":{");
@@ -186,6 +197,7 @@ impl Scene {
         names(&mut s, "actuator", &m.names_actuator);
         names(&mut s, "tendon", &m.names_tendon);
         names(&mut s, "site", &m.names_site);
+        names(&mut s, "warnings", &self.warnings);
         s.push_str(",\"stat\":{\"center\":[");
         for k in 0..3 {
             if k > 0 {

@@ -1,8 +1,8 @@
 //! The compiler against MuJoCo 3.15.0: for every model of `../shared/oracle/models`, MuJoCo's
 //! own flex examples (`../shared/oracle/mujoco-examples`), `crate/tests/models` and the
 //! compile-time checks of claims-3.15.0.md (`crate/tests/rejections`, one model each), flexlab
-//! must accept what MuJoCo accepts with the same sizes and arrays (1e-9 relative), and reject
-//! what MuJoCo rejects with the same message. The dumps in `crate/tests/compile/` are written
+//! must accept what MuJoCo accepts with the same sizes and arrays (1e-9 relative) and the same
+//! compile warnings, and reject what MuJoCo rejects with the same message. The dumps in `crate/tests/compile/` are written
 //! by `scripts/oracle/compile-dumps.py` from MuJoCo 3.15.0.
 
 mod common;
@@ -59,9 +59,10 @@ fn compare_field(m: &Model, name: &str, want: &[Value]) -> Result<(), String> {
     }
 }
 
-/// Loads a model; a header comment `spec: elastic3d FLEX=V` sets that spec-only value first,
-/// as the dump script does with MuJoCo's spec.
-fn load(path: &std::path::Path) -> flexlab::Result<Model> {
+/// Loads a model and MuJoCo's warnings about it (their first lines); a header comment
+/// `spec: elastic3d FLEX=V` sets that spec-only value first, as the dump script does with
+/// MuJoCo's spec.
+fn load(path: &std::path::Path) -> flexlab::Result<(Model, Vec<String>)> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut spec = flexlab::mjcf::parse_file(path)?;
     for line in text.lines() {
@@ -70,7 +71,12 @@ fn load(path: &std::path::Path) -> flexlab::Result<Model> {
             spec.set_elastic3d(flex, v.parse().unwrap())?;
         }
     }
-    flexlab::compile::compile(&spec)
+    let m = flexlab::compile::compile(&spec)?;
+    let warnings = flexlab::compile::warnings::mujoco_warnings(&spec, &m)
+        .iter()
+        .map(|w| w.message().to_string())
+        .collect();
+    Ok((m, warnings))
 }
 
 fn check_dump(key: &str, dump: &Value) -> Vec<String> {
@@ -103,10 +109,19 @@ fn check_dump(key: &str, dump: &Value) -> Vec<String> {
         }
         return problems;
     }
-    let m = match ours {
-        Ok(m) => m,
+    let (m, warnings) = match ours {
+        Ok(x) => x,
         Err(e) => return vec![format!("rejected: {e}")],
     };
+    let want: Vec<&str> = dump["warnings"]
+        .as_array()
+        .expect("warnings missing: rerun compile-dumps.py")
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    if warnings != want {
+        problems.push(format!("warnings {warnings:?}, MuJoCo {want:?}"));
+    }
     for (name, v) in dump["sizes"].as_object().unwrap() {
         let want = v.as_u64().unwrap() as usize;
         match m.size(name) {

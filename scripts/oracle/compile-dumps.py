@@ -6,7 +6,8 @@ Sets: "oracle" = ../shared/oracle/models, "examples" = ../shared/oracle/mujoco-e
 (MuJoCo's own model/flex examples), "ours" = crate/tests/models, "rejections" =
 crate/tests/rejections (one small model per compile-time check of claims-3.15.0.md). A dump
 holds the sizes, the arrays in FIELDS that the model has and the statistics (mjModel.stat), or
-MuJoCo's error (first line) if it rejects it. A model whose header comment says
+MuJoCo's error (first line) if it rejects it, and the warnings MuJoCo gives while compiling it
+(their first lines, in order). A model whose header comment says
 `spec: elastic3d FLEX=V` is compiled through the spec with that spec-only setting, as trace.py
 does.
 
@@ -17,6 +18,7 @@ import glob
 import json
 import os
 import re
+import warnings
 
 import mujoco
 
@@ -73,12 +75,26 @@ def compile_model(path):
     return spec.compile()
 
 
+def compile_warnings(path):
+    """First lines of the warnings MuJoCo gives while compiling `path`. The spec's compile
+    passes them to Python's warnings (from_xml_path prints them instead)."""
+    settings = re.findall(r"spec: elastic3d (\S+)=(-?\d+)", open(path).read())
+    spec = mujoco.MjSpec.from_file(path)
+    for name, value in settings:
+        next(f for f in spec.flexes if f.name == name).elastic3d = int(value)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        spec.compile()
+    return [str(w.message).splitlines()[0] for w in caught]
+
+
 def dump(path):
     try:
         m = compile_model(path)
     except Exception as e:  # MuJoCo's compile error: its first line is the message
         return {"ok": False, "error": str(e).splitlines()[0]}
     out = {"ok": True, "sizes": {s: int(getattr(m, s)) for s in SIZES}, "fields": {}}
+    out["warnings"] = compile_warnings(path)
     # mjStatistic: meaninertia scales the solver's tolerance; the others frame the camera
     out["stat"] = {k: float(getattr(m.stat, k)) for k in STAT}
     out["stat"]["center"] = [float(x) for x in m.stat.center]

@@ -33,6 +33,9 @@ pub enum ErrorKind {
     Engine,
     /// Bad use of the API (unknown field, out-of-range index).
     Usage,
+    /// Not a failure: the model compiles, but MuJoCo warns about it, or it would crash MuJoCo
+    /// 3.15.0 (MuJoCo: "WARNING").
+    Warning,
 }
 
 /// An error with MuJoCo's message and a location.
@@ -67,6 +70,9 @@ impl Error {
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Usage, message)
+    }
+    pub fn warning(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Warning, message)
     }
     pub fn at_line(mut self, line: u32) -> Self {
         self.location.line.get_or_insert(line);
@@ -110,6 +116,7 @@ impl fmt::Display for Error {
             ErrorKind::Compile => "Error: ",
             ErrorKind::Engine => "Error: engine error: ",
             ErrorKind::Usage => "",
+            ErrorKind::Warning => "WARNING: ",
         };
         write!(f, "{prefix}{}", self.message)?;
         let loc = &self.location;

@@ -15,6 +15,7 @@ pub mod meshasset;
 pub mod meshpoly;
 pub mod orient;
 pub mod support;
+pub mod warnings;
 
 pub mod actuation;
 pub mod bodybvh;

@@ -4,7 +4,7 @@
 
 use super::bundle::{Bundle, Diag, ExerciseKind};
 use super::judge::meets_expect;
-use super::measure::{compile_prepared, error_text, measure};
+use super::measure::{compile_prepared_warned, error_text, measure};
 use super::params;
 use crate::error::ErrorKind;
 
@@ -25,6 +25,9 @@ pub struct Report {
     /// `(id, measured value)` of every check that ran, for `--verbose`.
     pub values: Vec<(String, String)>,
     pub errors: Vec<Diag>,
+    /// Compile warnings of the scenes with their defaults (MuJoCo's, and what would crash
+    /// MuJoCo 3.15.0): listed, not failing the check.
+    pub warnings: Vec<Diag>,
 }
 
 /// Where a compile error of a scene is: its MJCF file and line when known.
@@ -66,8 +69,13 @@ pub fn check(b: &Bundle) -> Report {
                 continue;
             }
         };
-        match compile_prepared(&prepared, &s.file) {
-            Ok(_) => {}
+        match compile_prepared_warned(&prepared, &s.file) {
+            Ok((_, warnings)) => {
+                for w in &warnings {
+                    let fallback = Diag::new("scenes.toml", s.line, error_text(w));
+                    r.warnings.push(scene_error_at(&s.file, w, fallback));
+                }
+            }
             Err(e) if e.kind == ErrorKind::Unsupported => {
                 r.pending.push((format!("scene {}", s.id), error_text(&e)));
             }
@@ -192,6 +200,15 @@ pub fn check_dir(dir: &std::path::Path, verbose: bool) -> (Vec<String>, bool) {
                 d.join(&e.file).display(),
                 e.line,
                 e.message
+            ));
+        }
+        // "file:line: WARNING: …", after the errors: an editor lists them, the check passes
+        for w in &rep.warnings {
+            out.push(format!(
+                "{}:{}: {}",
+                d.join(&w.file).display(),
+                w.line,
+                w.message
             ));
         }
         if verbose {

@@ -50,6 +50,14 @@ pub struct Measurement {
 
 /// Compiles a prepared scene and checks the engine can step it; `file` names it in messages.
 pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
+    compile_prepared_warned(p, file).map(|(m, _)| m)
+}
+
+/// [`compile_prepared`] and the scene's compile warnings.
+pub fn compile_prepared_warned(
+    p: &Prepared,
+    file: &str,
+) -> crate::Result<(Model, Vec<crate::Error>)> {
     let src = MemSource {
         files: p
             .files
@@ -63,7 +71,8 @@ pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
     }
     let m = crate::compile::compile(&spec)?;
     crate::compile::support::check_supported(&m)?;
-    Ok(m)
+    let warnings = crate::compile::warnings::warnings(&spec, &m);
+    Ok((m, warnings))
 }
 
 /// The first line of an error as MuJoCo prints it (prefix and message, no location block).

@@ -92,7 +92,7 @@ export class Bench {
   private loadedListeners: Array<(s: LoadedScene) => void> = [];
   private optionListeners: Array<(o: ViewOptions) => void> = [];
   private resetListeners: Array<() => void> = [];
-  private messageKind: 'error' | 'warn' | 'diverged' | null = null;
+  private messageKind: 'error' | 'warn' | 'diverged' | 'compileWarnings' | null = null;
   private lastXml: { xml: string; files: ModelFiles; elastic3d: Record<string, number> } | null = null;
 
   constructor(host: HTMLElement) {
@@ -240,6 +240,7 @@ export class Bench {
     this.sim.reset();
     this.state.inputs++;
     this.hideMessage();
+    this.showCompileWarnings();
     for (const f of this.resetListeners) f();
   }
 
@@ -268,6 +269,7 @@ export class Bench {
       this.state.steps = 0;
       this.state.loads++;
       this.hideMessage();
+      this.showCompileWarnings();
       if (opts.keepCamera) this.viewer.setTopology(s.topology);
       else this.viewer.setTopology(s.topology, ...sceneFrame(s));
       for (const f of this.loadedListeners) f(s);
@@ -327,7 +329,10 @@ export class Bench {
       this.messageKind = 'diverged';
     } else if (!stats.diverged && this.state.diverged) {
       this.state.diverged = null;
-      if (this.messageKind === 'diverged') this.hideMessage();
+      if (this.messageKind === 'diverged') {
+        this.hideMessage();
+        this.showCompileWarnings();
+      }
     }
     for (const f of this.frameListeners) f(data, stats);
   }
@@ -362,6 +367,17 @@ export class Bench {
     this.message.className = `message ${kind}`;
     this.messageText.textContent = text;
     this.messageReset.hidden = !withReset;
+  }
+
+  /**
+   * The loaded scene's compile warnings (MuJoCo's own, or a model MuJoCo 3.15.0 crashes on), in
+   * the message box while nothing more urgent is shown there.
+   */
+  private showCompileWarnings(): void {
+    const w = this.current?.info.warnings ?? [];
+    if (w.length === 0 || this.messageKind !== null) return;
+    this.showMessage(`${t('compileWarning')}:\n${w.join('\n\n')}`, 'warn');
+    this.messageKind = 'compileWarnings';
   }
 
   hideMessage(): void {

@@ -17,6 +17,7 @@ const STRINGS = {
   loading: { zh: '正在加载引擎…', en: 'Loading the engine…' },
   compiling: { zh: '正在编译模型…', en: 'Compiling the model…' },
   compileError: { zh: '模型编译失败（MuJoCo 的报错原文）', en: 'The model did not compile (MuJoCo’s message)' },
+  compileWarning: { zh: '模型已加载，但有编译警告', en: 'The model loaded with compile warnings' },
   crashed: { zh: '引擎出错（wasm panic），已重新启动引擎并重新载入场景', en: 'The engine failed (wasm panic); it was restarted and the scene reloaded' },
   diverged: { zh: '仿真发散，已暂停。按“重置 Reset”回到初始状态。', en: 'The simulation diverged and was paused. Press Reset to go back to the start.' },
   realtime: { zh: '实时倍率', en: 'real-time factor' },
