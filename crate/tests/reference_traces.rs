@@ -204,4 +204,5 @@ reference_cases!(
     passive_gap,
     free_vertex_implicitfast,
     free_vertex_discrete,
+    mesh_hull_faces,
 );

@@ -206,10 +206,14 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
         hull_input_checks(&dvert, &mesh.name).map_err(err)?;
     }
     if face.is_empty() {
-        // MuJoCo then stores qhull's triangles, whose order flexlab cannot reproduce
-        return Err(unsupported(
-            "a mesh without faces (faces from the convex hull)",
-        ));
+        // MuJoCo then takes qhull's triangles as the faces (every vertex stays in mesh_vert).
+        // flexlab's hull has the same triangles up to their order and the diagonals it picks
+        // across coplanar facets; volume, centre and inertia do not depend on either.
+        face = super::hull::convex_hull(&dvert)
+            .ok_or_else(|| err("qhull error".into()))?
+            .iter()
+            .flat_map(|t| t.map(|i| i as i32))
+            .collect();
     }
 
     // a mirroring scale flips the winding so the faces stay outward
