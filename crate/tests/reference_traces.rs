@@ -205,4 +205,6 @@ reference_cases!(
     free_vertex_implicitfast,
     free_vertex_discrete,
     mesh_hull_faces,
+    mesh_stl,
+    flexcomp_stl,
 );

@@ -13,6 +13,12 @@ pub fn load_obj(bytes: &[u8]) -> Result<MeshData, String> {
     Ok(merge_repeated(&verts, faces, tex))
 }
 
+/// Reads a binary STL file and merges repeated vertices as flexcomp meshes are read.
+pub fn load_stl(bytes: &[u8], name: &str) -> Result<MeshData, String> {
+    let (verts, faces, tex) = parse_stl(bytes, name)?;
+    Ok(merge_repeated(&verts, faces, tex))
+}
+
 /// Reads an OBJ file as written (as mesh assets are read: repeated vertices stay).
 pub fn parse_obj(bytes: &[u8]) -> Result<MeshData, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "OBJ file is not UTF-8 text".to_string())?;
@@ -83,6 +89,58 @@ pub fn parse_obj(bytes: &[u8]) -> Result<MeshData, String> {
 }
 
 /// Merges vertices with identical coordinates, keeping first-occurrence order.
+/// Reads a binary STL file as MuJoCo's STL decoder does: every triangle's three corners, a
+/// corner repeated with the same 32-bit pattern merged into its first occurrence (so -0 and
+/// +0 stay apart), no texture coordinates. The error texts are the decoder's; `name` is the
+/// file as the messages name it.
+pub fn parse_stl(bytes: &[u8], name: &str) -> Result<MeshData, String> {
+    if bytes.is_empty() {
+        return Err(format!("stl_decoder: STL file '{name}' is empty"));
+    }
+    if bytes.len() < 84 {
+        return Err(format!("stl_decoder: invalid header in STL file '{name}'"));
+    }
+    let nfaces = i32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]);
+    if !(1..=200_000).contains(&nfaces) {
+        return Err(format!(
+            "stl_decoder: number of faces should be between 1 and 200000 in STL file '{name}'; \
+             perhaps this is an ASCII file?"
+        ));
+    }
+    let nfaces = nfaces as usize;
+    if nfaces * 50 != bytes.len() - 84 {
+        return Err(format!(
+            "stl_decoder: STL file '{name}' has wrong size; perhaps this is an ASCII file?"
+        ));
+    }
+    let mut verts: Vec<f64> = Vec::new();
+    let mut faces = vec![0i32; 3 * nfaces];
+    // keyed as merge_repeated keys (one map type in the wasm), by the f32 bit patterns
+    let mut seen: std::collections::HashMap<[u64; 3], i32> = std::collections::HashMap::new();
+    for i in 0..nfaces {
+        for j in 0..3 {
+            let at = 84 + 50 * i + 12 * (j + 1);
+            let v: [f32; 3] = std::array::from_fn(|k| {
+                let b = &bytes[at + 4 * k..at + 4 * k + 4];
+                f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            });
+            // NaN fails the comparison as in the decoder (which lets it through)
+            if v.iter().any(|x| x.abs() > (1u32 << 30) as f32) {
+                return Err(format!(
+                    "stl_decoder: vertex in STL file '{name}' exceeds maximum bounds"
+                ));
+            }
+            let next = (verts.len() / 3) as i32;
+            let id = *seen.entry(v.map(|x| x.to_bits() as u64)).or_insert(next);
+            if id == next {
+                verts.extend(v.iter().map(|&x| x as f64));
+            }
+            faces[3 * i + j] = id;
+        }
+    }
+    Ok((verts, faces, Vec::new()))
+}
+
 fn merge_repeated(verts: &[f64], mut faces: Vec<i32>, tex: Vec<f32>) -> MeshData {
     let nv = verts.len() / 3;
     let mut map: std::collections::HashMap<[u64; 3], i32> = std::collections::HashMap::new();
@@ -226,6 +284,57 @@ fn point_in_triangle(vx: &[f32; 3], vy: &[f32; 3], tx: f32, ty: f32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A binary STL of `tris` (three corners each), with `extra` bytes after it.
+    fn stl(tris: &[[[f32; 3]; 3]], extra: &[u8]) -> Vec<u8> {
+        let mut b = vec![b' '; 80];
+        b.extend_from_slice(&(tris.len() as u32).to_le_bytes());
+        for t in tris {
+            b.extend_from_slice(&[0u8; 12]);
+            for c in t {
+                for x in c {
+                    b.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            b.extend_from_slice(&[0, 0]);
+        }
+        b.extend_from_slice(extra);
+        b
+    }
+
+    #[test]
+    fn stl_corners_merge_by_bit_pattern_in_first_occurrence_order() {
+        let (o, x, y, z) = ([0.0; 3], [0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]);
+        let nz = [-0.0, 0.0, 0.0];
+        let (v, f, t) = parse_stl(&stl(&[[o, y, x], [o, x, z], [nz, z, y]], &[]), "a.stl").unwrap();
+        // MuJoCo's decoder keys corners by their float bits: -0 is a vertex of its own
+        assert_eq!(f, [0, 1, 2, 0, 2, 3, 4, 3, 1]);
+        assert_eq!(v.len(), 15);
+        assert_eq!(v[12].to_bits(), (-0.0f64).to_bits());
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn stl_errors_are_the_decoders() {
+        let tri = [[[0.0f32; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]];
+        let e = |b: &[u8]| parse_stl(b, "m.stl").unwrap_err();
+        assert_eq!(e(&[]), "stl_decoder: STL file 'm.stl' is empty");
+        assert_eq!(
+            e(&[0; 40]),
+            "stl_decoder: invalid header in STL file 'm.stl'"
+        );
+        assert!(e(b"solid m\nfacet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid m\n")
+            .contains("number of faces should be between 1 and 200000"));
+        assert_eq!(
+            e(&stl(&tri, b"x")),
+            "stl_decoder: STL file 'm.stl' has wrong size; perhaps this is an ASCII file?"
+        );
+        let far = [[[2e9f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]];
+        assert_eq!(
+            e(&stl(&far, &[])),
+            "stl_decoder: vertex in STL file 'm.stl' exceeds maximum bounds"
+        );
+    }
 
     #[test]
     fn polygons_split_as_tinyobjloader_does() {

@@ -10,6 +10,9 @@ use crate::error::{Error, Result};
 use crate::math;
 use crate::spec::{MeshInertia, MeshSpec, Spec};
 
+/// Scale of the mesh inertia handed to the eigen-decomposition (see `compile_mesh`).
+const MESH_EIG_SCALE: f64 = 1000.0;
+
 /// A compiled mesh asset.
 #[derive(Debug, Clone)]
 pub struct CMesh {
@@ -376,7 +379,12 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     let full = [
         inert[0], inert[3], inert[4], inert[3], inert[1], inert[5], inert[4], inert[5], inert[2],
     ];
-    let (eigval, quat_principal) = super::eig3(&full);
+    // The Jacobi iteration stops at an absolute off-diagonal size (1e-12). MuJoCo 3.15.0's
+    // mesh frames are those of the inertia at 1000 times unit density, whatever the geoms'
+    // density: a small mesh (inertia ~1e-8 at unit density) otherwise stops one rotation
+    // early and its frame differs by 1e-6 (a 0.1 m gem in mesh_stl.xml).
+    let (eigval, quat_principal) = super::eig3(&full.map(|x| x * MESH_EIG_SCALE));
+    let eigval = eigval.map(|x| x / MESH_EIG_SCALE);
     if eigval[2] <= 0.0 {
         return Err(err(format!(
             "eigenvalue of mesh inertia must be positive: {}",

@@ -784,11 +784,18 @@ impl<'a> Reader<'a> {
                     .at_line(e.line)
             })?;
             let lower = file.to_ascii_lowercase();
-            if !lower.ends_with(".obj") {
-                return Err(unsupported(e, "mesh files other than OBJ"));
-            }
-            let (v, f, t) =
-                crate::compile::mesh::parse_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
+            let (v, f, t) = if lower.ends_with(".stl") {
+                // MuJoCo's STL decoder reports its own reason beside the compiler's message
+                crate::compile::mesh::parse_stl(&bytes, &path).map_err(|why| {
+                    crate::Error::compile(format!("decoder failed for mesh file '{path}'\n{why}"))
+                        .at_element("mesh")
+                        .at_line(e.line)
+                })?
+            } else if lower.ends_with(".obj") {
+                crate::compile::mesh::parse_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?
+            } else {
+                return Err(unsupported(e, "mesh files other than OBJ and STL"));
+            };
             m.vert = v;
             m.face = f;
             m.texcoord = t;
@@ -1343,11 +1350,14 @@ impl<'a> Reader<'a> {
                     format!("resource not found via provider or OS filesystem: '{path}'"),
                 )
             })?;
-            if !lower.ends_with(".obj") {
-                return Err(unsupported(e, "flexcomp mesh files other than OBJ"));
+            let (v, fcs, t) = if lower.ends_with(".stl") {
+                crate::compile::mesh::load_stl(&bytes, &path)
+            } else if lower.ends_with(".obj") {
+                crate::compile::mesh::load_obj(&bytes)
+            } else {
+                return Err(unsupported(e, "flexcomp mesh files other than OBJ and STL"));
             }
-            let (v, fcs, t) =
-                crate::compile::mesh::load_obj(&bytes).map_err(|msg| e.attr_error("file", msg))?;
+            .map_err(|msg| e.attr_error("file", msg))?;
             fc.mesh = Some((v, fcs, t));
         }
         if fc.ftype == FlexcompType::Gmsh {
