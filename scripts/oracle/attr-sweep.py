@@ -120,6 +120,9 @@ def main():
             parts = [p.strip().partition(" ") for p in line.split(" | ")]
             cases.append((line, {slot: attrs for slot, _, attrs in parts}))
     findings = 0
+    # the models are written to a temporary folder: {{BASEDIR}} names the base's own folder,
+    # for mesh files beside it
+    base = base.replace("{{BASEDIR}}", os.path.dirname(os.path.abspath(a.base)))
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.xml")
         for label, case in cases:
