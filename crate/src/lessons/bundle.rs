@@ -34,6 +34,16 @@ impl Diag {
 }
 
 impl Diag {
+    /// `file:line: message`, the file under the lesson folder `dir` (as editors read it).
+    pub fn located(&self, dir: &std::path::Path) -> String {
+        format!(
+            "{}:{}: {}",
+            dir.join(&self.file).display(),
+            self.line,
+            self.message
+        )
+    }
+
     /// As JSON: `{file, line, message}`.
     pub fn to_json(&self) -> Json {
         Json::object([

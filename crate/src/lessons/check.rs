@@ -195,22 +195,10 @@ pub fn check_dir(dir: &std::path::Path, verbose: bool) -> (Vec<String>, bool) {
         let rep = check(&b);
         for e in &rep.errors {
             ok = false;
-            out.push(format!(
-                "{}:{}: {}",
-                d.join(&e.file).display(),
-                e.line,
-                e.message
-            ));
+            out.push(e.located(d));
         }
         // "file:line: WARNING: …", after the errors: an editor lists them, the check passes
-        for w in &rep.warnings {
-            out.push(format!(
-                "{}:{}: {}",
-                d.join(&w.file).display(),
-                w.line,
-                w.message
-            ));
-        }
+        out.extend(rep.warnings.iter().map(|w| w.located(d)));
         if verbose {
             for (id, v) in &rep.values {
                 out.push(format!("measured: {id}: {v}"));

@@ -706,14 +706,7 @@ pub fn bundle_dir(dir: &std::path::Path) -> R<(Json, Vec<String>)> {
     let mut diags = Vec::new();
     for d in super::check::lesson_dirs(dir) {
         let b = Bundle::from_dir(&d);
-        for e in &b.errors {
-            diags.push(format!(
-                "{}:{}: {}",
-                d.join(&e.file).display(),
-                e.line,
-                e.message
-            ));
-        }
+        diags.extend(b.errors.iter().map(|e| e.located(&d)));
         let name = d
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
