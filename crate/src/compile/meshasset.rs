@@ -379,10 +379,11 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     let full = [
         inert[0], inert[3], inert[4], inert[3], inert[1], inert[5], inert[4], inert[5], inert[2],
     ];
-    // The Jacobi iteration stops at an absolute off-diagonal size (1e-12). MuJoCo 3.15.0's
-    // mesh frames are those of the inertia at 1000 times unit density, whatever the geoms'
-    // density: a small mesh (inertia ~1e-8 at unit density) otherwise stops one rotation
-    // early and its frame differs by 1e-6 (a 0.1 m gem in mesh_stl.xml).
+    // The Jacobi iteration stops at an absolute off-diagonal size (1e-12), so a small mesh
+    // (inertia ~1e-8 at unit density) stopped one rotation before MuJoCo 3.15.0 and its frame
+    // differed by 1e-6 (the 0.1 m gem of mesh_stl.xml). Decomposing the inertia at 1000 times
+    // unit density (whatever the geoms' density) gives MuJoCo's frames on every compile-dump
+    // model; a few small meshes still end elsewhere (scripts/oracle/sweep/meshes.txt).
     let (eigval, quat_principal) = super::eig3(&full.map(|x| x * MESH_EIG_SCALE));
     let eigval = eigval.map(|x| x / MESH_EIG_SCALE);
     if eigval[2] <= 0.0 {
