@@ -65,6 +65,9 @@ BIG_FIELDS = {"mesh_vert", "mesh_face"}
 BIG_LIMIT = 30000
 
 
+# MuJoCo caches mesh assets by file name within a process, and this script compiles every
+# model in one: a second model that reads the same mesh file with other processing (seen with
+# refquat) gets the first one's mesh. Give such a test model its own mesh file.
 def compile_model(path):
     settings = re.findall(r"spec: elastic3d (\S+)=(-?\d+)", open(path).read())
     if not settings:
