@@ -1,5 +1,5 @@
 //! The geom hierarchy of a body (MuJoCo's body BVH, built at compile time by
-//! `flexlab::compile::bodybvh` in the body's inertial frame) and the oriented-box test of of MuJoCo's body–flex walk (`mj_collideTree`) that decides which geom–
+//! `flexlab::compile::bodybvh` in the body's inertial frame) and the oriented-box test of MuJoCo's body–flex walk (`mj_collideTree`) that decides which geom–
 //! element pairs reach the narrow phase.
 //!
 //! The walk prunes a pair of inner nodes within the margin alone: the body's margin (the largest
