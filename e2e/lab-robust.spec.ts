@@ -191,3 +191,27 @@ test('MuJoCo’s bunny example loads when dropped with scene.xml and asset/bunny
   expect(await page.evaluate(() => window.__flexlab.state.info!.sizes.nflexvert)).toBeGreaterThan(100);
   await waitFrames(page, 2);
 });
+
+test('a model dropped with its binary STL mesh loads, the mesh read byte for byte', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const dir = new URL('../crate/tests/models/', import.meta.url);
+  // the STL is binary (not UTF-8): its bytes must reach the engine unchanged
+  const xml = readFileSync(new URL('mesh_stl.xml', dir), 'utf8');
+  const stl = [...readFileSync(new URL('gem.stl', dir))];
+  await page.locator('details.sandbox').evaluate(
+    (panel, l) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([l.xml], 'mesh_stl.xml'));
+      dt.items.add(new File([new Uint8Array(l.stl)], 'gem.stl'));
+      panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { xml, stl },
+  );
+  await page.waitForFunction(() => window.__flexlab.state.loads === 1 || window.__flexlab.state.errors > 0);
+  expect(await page.evaluate(() => window.__flexlab.state.error)).toBeNull();
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('mesh_stl');
+  // MuJoCo's decoder merges the 24 corners of the 8 triangles into 6 vertices
+  const sizes = await page.evaluate(() => window.__flexlab.state.info!.sizes);
+  expect([sizes.nmesh, sizes.nmeshvert, sizes.nmeshface]).toEqual([1, 6, 8]);
+  await waitFrames(page, 2);
+});

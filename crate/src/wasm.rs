@@ -164,6 +164,9 @@ impl Scene {
             "nflexstiffness",
             "nflexbending",
             "nJfe",
+            "nmesh",
+            "nmeshvert",
+            "nmeshface",
         ] {
             if !first {
                 s.push(',');
