@@ -3,7 +3,7 @@
 //! colliding geoms' frames and local boxes. Here rather than in the engine: it runs once per
 //! load, so it is built at the compiler's size-first optimisation.
 
-use super::bvh::{median_order, permute, split_axis, EPS};
+use super::bvh::{split, EPS};
 use crate::engine::bodybvh::BodyBvh;
 use crate::math::rot_vec_quat;
 use crate::model::Model;
@@ -110,10 +110,7 @@ fn make(
         tree.nodeid[index] = leaves[0].geom as i32;
         return index as i32;
     }
-    let axis = split_axis(&lo, &hi);
-    let mid = n / 2;
-    let order = median_order(n, &|i| leaves[i].lpos[axis], &|i| leaves[i].geom);
-    permute(leaves, &order);
+    let mid = split(leaves, &lo, &hi, &|l, axis| l.lpos[axis], &|l| l.geom);
     let (left, right) = leaves.split_at_mut(mid);
     if mid > 0 {
         tree.child[index][0] = make(m, tree, left, ipos, qinv);

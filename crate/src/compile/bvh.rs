@@ -6,7 +6,7 @@ pub const EPS: f64 = 1e-14;
 
 /// The axis to split a node box `lo`..`hi` along: the longest by a margin of at least
 /// [`EPS`], else the earlier one.
-pub fn split_axis(lo: &[f64; 3], hi: &[f64; 3]) -> usize {
+fn split_axis(lo: &[f64; 3], hi: &[f64; 3]) -> usize {
     let edges = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
     let mut axis = 0;
     if edges[1] >= edges[0] + EPS {
@@ -18,27 +18,27 @@ pub fn split_axis(lo: &[f64; 3], hi: &[f64; 3]) -> usize {
     axis
 }
 
-/// The `n` items in the order of their positions `pos(i)` along the split axis, positions
-/// within [`EPS`] going by `id(i)` (MuJoCo's element or pointer order). The first `n / 2` go
-/// to the left child: the split `nth_element` makes, by the compiler's one merge sort (less
-/// code than a selection).
-pub fn median_order(
-    n: usize,
-    pos: &dyn Fn(usize) -> f64,
-    id: &dyn Fn(usize) -> usize,
-) -> Vec<usize> {
-    crate::sort::sorted_indices(n, &|i, j| {
-        let (pi, pj) = (pos(i), pos(j));
+/// Splits a node's `items` (whose box is `lo`..`hi`) as MuJoCo does: along [`split_axis`],
+/// ordered by `pos(item, axis)` with positions within [`EPS`] going by `id(item)` (MuJoCo's
+/// element or pointer order). Returns the size of the left child, `n / 2`: the split
+/// `nth_element` makes, by the compiler's one merge sort (less code than a selection).
+pub fn split<T: Copy>(
+    items: &mut [T],
+    lo: &[f64; 3],
+    hi: &[f64; 3],
+    pos: &dyn Fn(&T, usize) -> f64,
+    id: &dyn Fn(&T) -> usize,
+) -> usize {
+    let axis = split_axis(lo, hi);
+    let order = crate::sort::sorted_indices(items.len(), &|i, j| {
+        let (pi, pj) = (pos(&items[i], axis), pos(&items[j], axis));
         if (pi - pj).abs() > EPS {
             pi.total_cmp(&pj)
         } else {
-            id(i).cmp(&id(j))
+            id(&items[i]).cmp(&id(&items[j]))
         }
-    })
-}
-
-/// Reorders `items` by `order` (a permutation of their indices).
-pub fn permute<T: Copy>(items: &mut [T], order: &[usize]) {
+    });
     let sorted: Vec<T> = order.iter().map(|&i| items[i]).collect();
     items.copy_from_slice(&sorted);
+    items.len() / 2
 }

@@ -3,7 +3,7 @@
 //! Here rather than in the engine: it runs once per load, so it is built at the compiler's
 //! size-first optimisation.
 
-use super::bvh::{median_order, permute, split_axis};
+use super::bvh::split;
 use crate::engine::flexbvh::FlexBvh;
 
 #[derive(Clone, Copy)]
@@ -72,10 +72,7 @@ fn make(tree: &mut FlexBvh, leaves: &mut [Leaf]) -> i32 {
         tree.nodeid[index] = leaves[0].elem as i32;
         return index as i32;
     }
-    let axis = split_axis(&lo, &hi);
-    let m = n / 2;
-    let order = median_order(n, &|i| leaves[i].aabb[axis], &|i| leaves[i].elem);
-    permute(leaves, &order);
+    let m = split(leaves, &lo, &hi, &|l, axis| l.aabb[axis], &|l| l.elem);
     let (left, right) = leaves.split_at_mut(m);
     if m > 0 {
         tree.child[index][0] = make(tree, left);
