@@ -204,6 +204,7 @@ reference_cases!(
     passive_gap,
     free_vertex_implicitfast,
     free_vertex_discrete,
+    free_vertex_damped_discrete,
     mesh_hull_faces,
     mesh_stl,
     flexcomp_stl,

@@ -93,8 +93,17 @@ fn bias_vel_blocks(
     (lin, rot)
 }
 
-/// `A = M − h·∂qfrc_smooth/∂qvel` on the 6 dofs at `adr` of the free body `b` (row-major).
-fn mhat(m: &Model, d: &Data, b: usize, adr: usize, h: f64) -> [f64; 36] {
+/// `A = M + scale·D − h·∂qfrc_bias/∂qvel` on the 6 dofs at `adr` of the free body `b`
+/// (row-major), `d_block` being the damping block `D` on those dofs.
+fn mhat(
+    m: &Model,
+    d: &Data,
+    b: usize,
+    adr: usize,
+    h: f64,
+    d_block: &[f64; 36],
+    scale: f64,
+) -> [f64; 36] {
     let mut a = [0.0; 36];
     for r in 0..6 {
         let row = adr + r;
@@ -105,16 +114,8 @@ fn mhat(m: &Model, d: &Data, b: usize, adr: usize, h: f64) -> [f64; 36] {
             a[6 * c + r] = d.a.M[k];
         }
     }
-    // A −= h·qDeriv on the block: dof dampers, flex edge and tendon dampers, actuators (their
-    // entries between two of the body's dofs; qDeriv's sparsity is tree-local)
-    let mut qd = [0.0; 36];
-    super::implicit::neg_qderiv_terms(m, d, &mut |r, c, v| {
-        if (adr..adr + 6).contains(&r) && (adr..adr + 6).contains(&c) {
-            qd[6 * (r - adr) + c - adr] += v;
-        }
-    });
-    for (a, q) in a.iter_mut().zip(qd) {
-        *a += h * q;
+    for (a, q) in a.iter_mut().zip(d_block) {
+        *a += scale * q;
     }
     let mut rm = [0.0; 9];
     rm.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
@@ -198,6 +199,11 @@ pub struct FreeBodies {
     /// (general or interpolated) has a vertex or node in the body's tree, so under `discrete`
     /// the body keeps the metric's acceleration (MuJoCo's `mjd_freeGyroPossible`).
     metric_tied: Vec<bool>,
+    /// Per dof: the index into `bodies` of the free body it belongs to, or -1.
+    dof_body: Vec<i32>,
+    /// Per entry of `bodies`: its damping block this step (scratch): `−qDeriv` under
+    /// `implicitfast`, `h·D + h²·K` (already scaled) under `discrete`.
+    blocks: Vec<[f64; 36]>,
     constrained: Vec<bool>,
 }
 
@@ -216,43 +222,78 @@ impl FreeBodies {
             .iter()
             .map(|&(b, _)| matrix_free_flex_in_tree(m, m.body_treeid[b]))
             .collect();
+        let mut dof_body = vec![-1; if bodies.is_empty() { 0 } else { m.nv }];
+        for (i, &(_, adr)) in bodies.iter().enumerate() {
+            dof_body[adr..adr + 6].fill(i as i32);
+        }
         FreeBodies {
+            blocks: vec![[0.0; 36]; bodies.len()],
             bodies,
             metric_tied,
+            dof_body,
             constrained,
         }
     }
 
-    /// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`. With
-    /// `skip_constrained` (the discrete integrator's rule) a body that some constraint row
-    /// touches keeps the constraint solver's acceleration.
+    /// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`.
+    ///
+    /// `metric_diag` chooses the integrator's block (`mjd_freeMhat`):
+    /// - `None` (`implicitfast`): `−h·qDeriv` on the body's dofs: joint, flex-edge and tendon
+    ///   dampers and velocity-dependent actuators (qDeriv's sparsity is tree-local);
+    /// - `Some(efm_diag)` (`discrete`): the metric's per-dof diagonal `h·D + h²·K`, and a body
+    ///   that some constraint row touches, or a matrix-free flex ties to, keeps the metric's
+    ///   acceleration. MuJoCo leaves flex edge damping out of this block (checked against it
+    ///   with a free body under a damped raw flex: 1e-15 m, 0.1 m with the qDeriv block).
     pub fn local_solve(
         &mut self,
         m: &Model,
         d: &Data,
         rhs: &[f64],
         qacc: &mut [f64],
-        skip_constrained: bool,
+        metric_diag: Option<&[f64]>,
     ) {
         if self.bodies.is_empty() {
             return;
         }
-        if skip_constrained {
-            self.constrained.fill(false);
-            let a = &d.a;
-            for r in 0..d.nefc {
-                let ra = a.efc_J_rowadr[r] as usize;
-                for &c in &a.efc_J_colind[ra..ra + a.efc_J_rownnz[r] as usize] {
-                    self.constrained[c as usize] = true;
+        let h = m.opt.timestep;
+        self.blocks.fill([0.0; 36]);
+        match metric_diag {
+            None => {
+                // one pass over the model's terms for all the bodies
+                let (dof_body, blocks) = (&self.dof_body, &mut self.blocks);
+                super::implicit::neg_qderiv_terms(m, d, &mut |r, c, v| {
+                    let i = dof_body[r];
+                    if i >= 0 && dof_body[c] == i {
+                        let adr = self.bodies[i as usize].1;
+                        blocks[i as usize][6 * (r - adr) + c - adr] += v;
+                    }
+                });
+            }
+            Some(diag) => {
+                for (block, &(_, adr)) in self.blocks.iter_mut().zip(&self.bodies) {
+                    for r in 0..6 {
+                        block[7 * r] = diag[adr + r];
+                    }
+                }
+                self.constrained.fill(false);
+                let a = &d.a;
+                for r in 0..d.nefc {
+                    let ra = a.efc_J_rowadr[r] as usize;
+                    for &c in &a.efc_J_colind[ra..ra + a.efc_J_rownnz[r] as usize] {
+                        self.constrained[c as usize] = true;
+                    }
                 }
             }
         }
-        let h = m.opt.timestep;
-        for (&(b, adr), &tied) in self.bodies.iter().zip(&self.metric_tied) {
-            if skip_constrained && (tied || self.constrained[adr..adr + 6].iter().any(|&c| c)) {
+        let discrete = metric_diag.is_some();
+        let scale = if discrete { 1.0 } else { h };
+        for (i, &(b, adr)) in self.bodies.iter().enumerate() {
+            if discrete
+                && (self.metric_tied[i] || self.constrained[adr..adr + 6].iter().any(|&c| c))
+            {
                 continue;
             }
-            let mut a = mhat(m, d, b, adr, h);
+            let mut a = mhat(m, d, b, adr, h, &self.blocks[i], scale);
             let mut x: [f64; 6] = std::array::from_fn(|k| rhs[adr + k]);
             if solve6(&mut a, &mut x) {
                 qacc[adr..adr + 6].copy_from_slice(&x);

@@ -52,7 +52,7 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
         for i in 0..m.nv {
             rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
         }
-        s.free.local_solve(m, d, &rhs, &mut qacc, false);
+        s.free.local_solve(m, d, &rhs, &mut qacc, None);
         s.qfrc_tmp = rhs;
     } else {
         let mut w = std::mem::take(&mut s.implicit);

@@ -784,7 +784,8 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     for i in 0..m.nv {
         rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
     }
-    s.free.local_solve(m, d, &rhs, &mut qacc, true);
+    s.free
+        .local_solve(m, d, &rhs, &mut qacc, Some(&s.metric.efm_diag));
     s.qfrc_tmp = rhs;
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;
