@@ -1,7 +1,9 @@
 //! Prints one data field by its MuJoCo name after `forward` from keyframe 0 (if any) and
 //! `STEPS` steps: `data_dump MODEL.xml NAME [STEPS] [FROM] [COUNT]`. With `STATE=FILE` in the
 //! environment (qpos then qvel, one number a line, as `scripts/oracle/contacts.py` writes
-//! MuJoCo's), that state is loaded after the steps, so both engines start from the same bits.
+//! MuJoCo's; a third block, if there, is `qacc_warmstart`), that state is loaded after the
+//! steps, so both engines start from the same bits;
+//! `AFTER=N` then steps N more times from it.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let m = match flexlab::load_file(std::path::Path::new(&a[1])) {
@@ -19,9 +21,22 @@ fn main() {
     if let Ok(path) = std::env::var("STATE") {
         let text = std::fs::read_to_string(path).expect("state file");
         let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
-        assert_eq!(x.len(), m.nq + m.nv, "state file holds qpos and qvel");
+        // qpos, qvel and, optionally, qacc_warmstart (the solver's start in the next step)
+        let warm = m.nq + 2 * m.nv;
+        assert!(
+            x.len() == m.nq + m.nv || x.len() == warm,
+            "state file holds qpos, qvel [and qacc_warmstart]"
+        );
         d.a.qpos.copy_from_slice(&x[..m.nq]);
-        d.a.qvel.copy_from_slice(&x[m.nq..]);
+        d.a.qvel.copy_from_slice(&x[m.nq..m.nq + m.nv]);
+        if x.len() == warm {
+            d.a.qacc_warmstart.copy_from_slice(&x[m.nq + m.nv..]);
+        }
+        // AFTER=N: N more steps from that state (a fresh warm start, as a new MjData has)
+        let after: usize = std::env::var("AFTER").map_or(0, |s| s.parse().unwrap());
+        for _ in 0..after {
+            flexlab::engine::forward::step(&m, &mut d);
+        }
     }
     flexlab::engine::forward::forward(&m, &mut d);
     let Some(f) = d.field(&a[2]) else {

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Differential fuzzing: random flex scenes, MuJoCo 3.15.0 against flexlab.
+
+The attribute sweeps (attr-sweep.py) change one thing at a time on a hand-made base; this draws
+whole scenes at random, so that features meet in combinations no base holds: an integrator and a
+solver and a cone, one or two flexcomps of any kind (cables, cloths, shells, tet grids, boxes,
+ellipsoids, interpolated boxes) with random elasticity, edge springs or equality rows, pins and
+contact parameters (passive contacts too), over a floor and rigid obstacles that are static or
+free. Each scene is traced by both engines and judged as attr-sweep.py judges a case: the final
+qpos difference against MuJoCo's own sensitivity (every qpos moved by 1e-15), or which engine
+refused it. A scene that is a finding is kept in --keep (default target/random-scenes/) under its
+seed, so `flexlab trace` and ../shared/oracle/trace.py reproduce it; every finding should become
+a reference case (references.txt) or a located "not supported" error, as for the sweeps.
+
+  .venv/bin/python scripts/oracle/random-scenes.py [--count 50] [--seed 1] [--steps 200]
+
+Deterministic per seed: scene N of a run is scene `seed + N`, whatever --count is.
+Needs target/release/flexlab (cargo build --release) and the venv of make-references.sh.
+"""
+import argparse
+import importlib.util
+import os
+import random
+import sys
+import tempfile
+
+import mujoco
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("attr_sweep", os.path.join(HERE, "attr-sweep.py"))
+sweep = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sweep)
+
+
+def num(x):
+    return f"{x:.4g}"
+
+
+def vec(*xs):
+    return " ".join(num(x) for x in xs)
+
+
+class Scene:
+    """One random scene, drawn from `rng`; `xml()` writes it."""
+
+    def __init__(self, rng):
+        self.r = rng
+        self.elastic = False
+        self.passive = False
+        self.label = []
+
+    def pick(self, name, options):
+        v = self.r.choice(options)
+        self.label.append(f"{name}={v}")
+        return v
+
+    def option(self):
+        r = self.r
+        # MuJoCo 3.15.0 integrates flex elasticity only explicitly or with the discrete metric,
+        # takes passive contacts only with the metric, and the metric not with PGS
+        integ = self.pick(
+            "integrator",
+            ["discrete"]
+            if self.passive
+            else ["Euler", "RK4", "discrete"]
+            if self.elastic
+            else ["Euler", "implicit", "implicitfast", "RK4", "discrete"],
+        )
+        solver = self.pick("solver", ["CG", "Newton"] if integ == "discrete" else ["PGS", "CG", "Newton"])
+        cone = self.pick("cone", ["pyramidal", "elliptic"])
+        ts = r.choice([0.001, 0.002, 0.004])
+        extra = ""
+        if r.random() < 0.3:
+            extra += f' impratio="{num(r.choice([1, 2, 10]))}"'
+        if r.random() < 0.2:
+            extra += f' gravity="{vec(r.uniform(-2, 2), 0, -9.81)}"'
+        return (
+            f'<option timestep="{ts}" integrator="{integ}" solver="{solver}" cone="{cone}"'
+            f' tolerance="1e-10" iterations="200"{extra}/>'
+        )
+
+    def contact_attrs(self):
+        r = self.r
+        a = ""
+        condim = r.choice([1, 3, 3, 4, 6])
+        if condim != 3:
+            a += f' condim="{condim}"'
+        if r.random() < 0.4:
+            a += f' friction="{vec(r.uniform(0.1, 1.5), 0.005, 0.0001)}"'
+        if r.random() < 0.3:
+            a += f' solref="{vec(r.choice([0.005, 0.02, 0.05]), r.choice([0.5, 1, 2]))}"'
+        if r.random() < 0.2:
+            a += f' solimp="{vec(r.uniform(0.5, 0.95), 0.99, 0.001)}"'
+        if r.random() < 0.25:
+            m = r.choice([0.002, 0.01])
+            a += f' margin="{num(m)}"'
+            if r.random() < 0.5:
+                a += f' gap="{num(m / 2)}"'
+        return a, condim
+
+    def obstacle(self, k, top):
+        r = self.r
+        kind = self.pick(f"obstacle{k}", ["sphere", "box", "capsule", "cylinder", "ellipsoid"])
+        size = {
+            "sphere": vec(r.uniform(0.05, 0.15)),
+            "box": vec(r.uniform(0.04, 0.15), r.uniform(0.04, 0.15), r.uniform(0.02, 0.08)),
+            "capsule": vec(r.uniform(0.02, 0.06), r.uniform(0.05, 0.15)),
+            "cylinder": vec(r.uniform(0.03, 0.1), r.uniform(0.02, 0.08)),
+            "ellipsoid": vec(r.uniform(0.05, 0.12), r.uniform(0.04, 0.1), r.uniform(0.03, 0.08)),
+        }[kind]
+        pos = vec(r.uniform(-0.1, 0.1), r.uniform(-0.1, 0.1), r.uniform(0.1, top))
+        euler = vec(r.uniform(-30, 30), r.uniform(-30, 30), r.uniform(-90, 90))
+        geom = f'<geom type="{kind}" size="{size}" euler="{euler}"{self.contact_attrs()[0]}/>'
+        if r.random() < 0.35:
+            self.label.append("free")
+            return f'<body pos="{pos}"><freejoint/>{geom}</body>'
+        return geom.replace("<geom ", f'<geom pos="{pos}" ', 1)
+
+    def flexcomp(self, k, z, condim_seen):
+        r = self.r
+        kind = self.pick(
+            f"flex{k}",
+            ["cable", "cloth", "shell", "tetgrid", "box2", "box3", "ellipsoid", "trilinear", "quadratic"],
+        )
+        n = r.choice([3, 4, 5])
+        sp = r.choice([0.03, 0.05])
+        head = {
+            "cable": f'type="grid" dim="1" count="{n + 3} 1 1" spacing="{vec(sp, sp, sp)}"',
+            "cloth": f'type="grid" dim="2" count="{n} {n} 1" spacing="{vec(sp, sp, sp)}"',
+            "shell": f'type="grid" dim="2" count="{n} {n} 1" spacing="{vec(sp, sp, sp)}"',
+            "tetgrid": f'type="grid" dim="3" count="3 3 {r.choice([2, 3])}" spacing="{vec(sp, sp, sp)}"',
+            "box2": f'type="box" dim="2" count="3 3 3" spacing="{vec(sp, sp, sp)}"',
+            "box3": f'type="box" dim="3" count="3 3 3" spacing="{vec(sp, sp, sp)}"',
+            "ellipsoid": f'type="ellipsoid" dim="3" count="4 4 4" spacing="{vec(sp, sp, sp)}"',
+            "trilinear": f'type="grid" dim="3" count="3 3 3" spacing="{vec(sp, sp, sp)}" dof="trilinear"',
+            "quadratic": f'type="grid" dim="3" count="3 3 3" spacing="{vec(sp, sp, sp)}" dof="quadratic"',
+        }[kind]
+        pos = vec(r.uniform(-0.05, 0.05), r.uniform(-0.05, 0.05), z)
+        mass = r.choice([0.05, 0.2, 1.0])
+        radius = r.choice([0.002, 0.005, 0.01])
+        body = []
+        dim = 1 if kind == "cable" else 2 if kind in ("cloth", "shell", "box2") else 3
+        interp = kind in ("trilinear", "quadratic")
+        # what keeps the flex together: elasticity, edge springs, or equality rows
+        # MuJoCo 3.15.0 has edge springs on cables only, and interpolated flexes need elasticity
+        glue = (
+            "elastic"
+            if interp
+            else self.pick(f"glue{k}", ["elastic", "elastic", "equality"] if dim > 1 else ["edge", "equality"])
+        )
+        self.elastic |= glue == "elastic"
+        if glue == "elastic":
+            young = r.choice([2e3, 1e4, 5e4])
+            el = f'young="{num(young)}" poisson="{num(r.choice([0.0, 0.2, 0.3, 0.45]))}"'
+            if r.random() < 0.6:
+                el += f' damping="{num(r.choice([0.0005, 0.002, 0.01]))}"'
+            if dim == 2:
+                el += f' thickness="{num(r.choice([5e-4, 1e-3, 4e-3]))}"'
+                el += f' elastic2d="{r.choice(["stretch", "both", "bend"] if kind != "shell" else ["bend", "both"])}"'
+            body.append(f"<elasticity {el}/>")
+        elif glue == "edge":
+            body.append(
+                f'<edge stiffness="{num(r.choice([50, 300, 2000]))}"'
+                f' damping="{num(r.choice([0.01, 0.1, 1.0]))}"/>'
+            )
+        else:
+            body.append(f'<edge equality="true" damping="{num(r.choice([0.0, 0.01]))}"/>')
+        c, condim = self.contact_attrs()
+        passive = not interp and r.random() < 0.2
+        if passive:
+            # MuJoCo 3.15.0 crashes on passive contacts with condim above 3
+            c = c.replace(f' condim="{condim}"', "")
+            c += ' passive="true"'
+            self.label.append("passive")
+            self.passive = True
+        else:
+            condim_seen.append(condim)
+        if dim > 1 and not interp and r.random() < 0.3:
+            c += f' selfcollide="{r.choice(["narrow", "bvh", "sap", "auto"])}"'
+        else:
+            c += ' selfcollide="none"'
+        body.append(f"<contact{c}/>")
+        if r.random() < 0.35 and not kind.startswith(("box", "ellipsoid")):
+            body.append('<pin id="0"/>')
+            self.label.append("pinned")
+        return (
+            f'<flexcomp name="f{k}" {head} pos="{pos}" radius="{num(radius)}" mass="{num(mass)}">'
+            + "".join(body)
+            + "</flexcomp>"
+        )
+
+    def xml(self):
+        r = self.r
+        world = []
+        if r.random() < 0.8:
+            world.append(f'<geom name="floor" type="plane" size="2 2 .1"{self.contact_attrs()[0]}/>')
+        for k in range(r.choice([0, 1, 1, 2])):
+            world.append(self.obstacle(k, 0.3))
+        condims = []
+        world.append(self.flexcomp(0, 0.45, condims))
+        if r.random() < 0.25:
+            world.append(self.flexcomp(1, 0.75, condims))
+        return (
+            '<mujoco model="random">'
+            + self.option()
+            + "<worldbody>"
+            + "".join(world)
+            + "</worldbody></mujoco>"
+        )
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--oracle", default=sweep.ORACLE)
+    ap.add_argument("--keep", default=os.path.join(sweep.ROOT, "target", "random-scenes"))
+    a = ap.parse_args()
+    assert mujoco.__version__ == "3.15.0", mujoco.__version__
+    findings = refused = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(a.seed, a.seed + a.count):
+            scene = Scene(random.Random(seed))
+            text = scene.xml()
+            path = os.path.join(tmp, f"scene{seed}.xml")
+            with open(path, "w") as f:
+                f.write(text)
+            verdict, finding = sweep.judge(path, a.steps, *sweep.trace_both(a.oracle, path, a.steps))
+            refused += verdict.startswith("flexlab refuses")
+            if finding:
+                findings += 1
+                os.makedirs(a.keep, exist_ok=True)
+                with open(os.path.join(a.keep, f"scene{seed}.xml"), "w") as f:
+                    f.write(text)
+            print(f"{seed:5d} {' '.join(scene.label)[:70]:70s} {verdict}", flush=True)
+    print(f"{a.count} scenes, {findings} findings, {refused} refused by flexlab only")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
