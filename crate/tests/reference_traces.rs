@@ -208,4 +208,5 @@ reference_cases!(
     mesh_hull_faces,
     mesh_stl,
     flexcomp_stl,
+    free_box_condim6,
 );

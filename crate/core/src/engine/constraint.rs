@@ -65,7 +65,9 @@ impl RowScratch {
             jr: crate::data::zeros::<f64>(3 * nv),
             mark: crate::data::zeros(nv),
             touched: crate::data::with_capacity(nv),
-            rows: crate::data::zeros::<f64>(6 * nv.max(1)),
+            // a contact's frame rows (condim ≤ 6) over its chain of at most nv dofs, and after
+            // them the two pyramid edges being added
+            rows: crate::data::zeros::<f64>(8 * nv.max(1)),
             wbody: crate::data::with_capacity(64),
             wvert: crate::data::with_capacity(8),
             con_invweight: crate::data::zeros(maxcon),
