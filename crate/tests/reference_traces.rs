@@ -209,4 +209,5 @@ reference_cases!(
     mesh_stl,
     flexcomp_stl,
     free_box_condim6,
+    passive_on_interp,
 );

@@ -246,9 +246,14 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
 }
 
 /// Point mass of a flex vertex: the diagonal of M at its body's first dof when that body has
-/// exactly three dofs, else 0 (`mjd_flexVertMass`).
+/// exactly three dofs, else 0 (`mjd_flexVertMass`). The vertices of an interpolated flex have no
+/// body (`flex_vertbodyid` −1) and weigh 0 here, as in MuJoCo 3.15.0 (whose function reads past
+/// the start of `body_weldid` for them; measured: 0).
 fn vert_mass(m: &Model, d: &Data, v: usize) -> f64 {
-    let b = m.body_weldid[m.flex_vertbodyid[v] as usize] as usize;
+    let Ok(body) = usize::try_from(m.flex_vertbodyid[v]) else {
+        return 0.0;
+    };
+    let b = m.body_weldid[body] as usize;
     if m.body_dofnum[b] != 3 {
         return 0.0;
     }
