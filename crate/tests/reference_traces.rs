@@ -210,4 +210,5 @@ reference_cases!(
     flexcomp_stl,
     free_box_condim6,
     passive_on_interp,
+    flexflex_candidates,
 );

@@ -170,15 +170,25 @@ pub fn max_kept_contacts(m: &Model) -> usize {
 }
 
 /// Capacity of the contact buffer for this model: the contacts a step keeps, and room for the
-/// candidates of a self-collision pass before MuJoCo's 50-per-pass sampling keeps some (a tet
-/// bar buckled into itself gives ~5 per active element; MuJoCo keeps them all in its arena, and
-/// a candidate dropped for want of room would change which 50 are kept).
+/// candidates of the largest self-collision or flex–flex pass before MuJoCo's 50-per-pass
+/// sampling keeps some, 8 per element of the pass's flexes (a tet bar buckled into itself gives
+/// ~5 per active element, two tet blocks pressed together ~3.5). MuJoCo keeps them all in its
+/// arena, and a candidate dropped for want of room changes which 50 are kept.
 pub fn max_contacts(m: &Model) -> usize {
-    let candidates: usize = (0..m.nflex)
-        .filter(|&f| self_collides(m, f))
-        .map(|f| 8 * m.flex_elemnum[f] as usize)
-        .max()
-        .unwrap_or(0);
+    let elems = |f: usize| 8 * m.flex_elemnum[f] as usize;
+    let own = (0..m.nflex).filter(|&f| self_collides(m, f)).map(elems);
+    let pairs = (0..m.nflex).flat_map(|f1| (f1 + 1..m.nflex).map(move |f2| (f1, f2)));
+    let between = pairs
+        .filter(|&(f1, f2)| {
+            !bitmask_reject(
+                m.flex_contype[f1],
+                m.flex_conaffinity[f1],
+                m.flex_contype[f2],
+                m.flex_conaffinity[f2],
+            )
+        })
+        .map(|(f1, f2)| elems(f1) + elems(f2));
+    let candidates = own.chain(between).max().unwrap_or(0);
     (max_kept_contacts(m) + candidates).min(200_000)
 }
 
