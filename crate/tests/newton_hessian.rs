@@ -16,7 +16,7 @@ fn mul_h(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
         metric::mul_add(m, d, s, out, x);
     }
     let mut jx = vec![0.0; d.nefc];
-    constraint::mul_jac(d, &mut jx, x);
+    constraint::mul_jac(m, d, &mut jx, x);
     let mut f = vec![0.0; d.nefc];
     let mut r = 0;
     while r < d.nefc {

@@ -418,11 +418,6 @@ pub fn set_n<const N: usize>(a: &mut [f64], i: usize, v: [f64; N]) {
     *a[N * i..].first_chunk_mut::<N>().unwrap() = v;
 }
 
-#[inline]
-pub fn dot6(a: &[f64], b: &[f64]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
-}
-
 /// Dense dot product with MuJoCo's summation order (four running sums, then the tail), so
 /// long sums round exactly as `mju_dot` does.
 #[inline]

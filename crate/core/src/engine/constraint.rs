@@ -195,13 +195,8 @@ impl RowScratch {
 /// `mj_Jdotv`): the rows' reference acceleration then accounts for the anchors' acceleration
 /// that comes from the moving Jacobian, not only for the violation and its rate.
 fn jdot_v(m: &Model, d: &mut Data, rs: &mut RowScratch, chain: &mut [i32]) {
-    use crate::model::JacobianKind;
     let nv = m.nv;
-    let sparse = match m.opt.jacobian {
-        JacobianKind::Sparse => true,
-        JacobianKind::Dense => false,
-        JacobianKind::Auto => nv >= 60,
-    };
+    let sparse = sparse_jacobian(m);
     let mut row = 0;
     while row < d.ne {
         let id = d.a.efc_id[row] as usize;
@@ -1362,26 +1357,54 @@ fn norm_n(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
-/// `res = J·vec` over the constraint rows.
-pub fn mul_jac(d: &Data, res: &mut [f64], vec: &[f64]) {
-    for r in 0..d.nefc {
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let n = d.a.efc_J_rownnz[r] as usize;
-        let mut s = 0.0;
-        for (&v, &c) in d.a.efc_J[adr..adr + n]
-            .iter()
-            .zip(&d.a.efc_J_colind[adr..adr + n])
-        {
-            s += v * vec[c as usize];
+/// Whether MuJoCo stores the constraint Jacobian sparse (`mj_isSparse`): `jacobian="sparse"`,
+/// or `auto` from 60 dofs on.
+pub fn sparse_jacobian(m: &Model) -> bool {
+    use crate::model::JacobianKind;
+    match m.opt.jacobian {
+        JacobianKind::Sparse => true,
+        JacobianKind::Dense => false,
+        JacobianKind::Auto => m.nv >= 60,
+    }
+}
+
+/// `J[r]·x` summed in MuJoCo's order: over the row's nonzeros as `mju_dotSparse` when the
+/// Jacobian is sparse, else as `mju_dot` over the whole dense row of `nv` columns (four running
+/// sums by column, then the last `nv mod 4` columns), where the zeros leave the sums as they are
+/// but each product's column decides which sum it joins.
+#[inline]
+pub fn jac_row_dot(m: &Model, d: &Data, r: usize, x: &[f64]) -> f64 {
+    let adr = d.a.efc_J_rowadr[r] as usize;
+    let n = d.a.efc_J_rownnz[r] as usize;
+    let (vals, cols) = (&d.a.efc_J[adr..adr + n], &d.a.efc_J_colind[adr..adr + n]);
+    if sparse_jacobian(m) {
+        return super::solver::dot_sparse_avx(vals, x, cols);
+    }
+    let body = m.nv - m.nv % 4;
+    let mut sums = [0.0; 4];
+    let mut tail = 0.0;
+    for (&v, &c) in vals.iter().zip(cols) {
+        let c = c as usize;
+        if c < body {
+            sums[c % 4] += v * x[c];
+        } else {
+            tail += v * x[c];
         }
-        res[r] = s;
+    }
+    ((sums[0] + sums[2]) + (sums[1] + sums[3])) + tail
+}
+
+/// `res = J·vec` over the constraint rows.
+pub fn mul_jac(m: &Model, d: &Data, res: &mut [f64], vec: &[f64]) {
+    for (r, out) in res[..d.nefc].iter_mut().enumerate() {
+        *out = jac_row_dot(m, d, r, vec);
     }
 }
 
 /// `res = J·vec − aref` over the rows: each row's violation of its reference acceleration at
 /// the acceleration `vec` (the solvers' `jar`).
-pub fn residual(d: &Data, res: &mut [f64], vec: &[f64]) {
-    mul_jac(d, res, vec);
+pub fn residual(m: &Model, d: &Data, res: &mut [f64], vec: &[f64]) {
+    mul_jac(m, d, res, vec);
     for (r, aref) in res[..d.nefc].iter_mut().zip(&d.a.efc_aref[..d.nefc]) {
         *r -= aref;
     }
@@ -1411,7 +1434,7 @@ pub fn mul_jac_t(d: &Data, res: &mut [f64], vec: &[f64]) {
 pub fn reference(m: &Model, d: &mut Data, s: &mut Scratch) {
     let n = d.nefc;
     let mut vel = std::mem::take(&mut d.a.efc_vel);
-    mul_jac(d, &mut vel, &d.a.qvel);
+    mul_jac(m, d, &mut vel, &d.a.qvel);
     d.a.efc_vel = vel;
     let discrete = m.opt.integrator == Integrator::Discrete;
     let h = m.opt.timestep;

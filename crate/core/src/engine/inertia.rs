@@ -2,7 +2,7 @@
 //! (`M`), its in-place sparse L'DL factorisation (`qLD`) and back-substitution.
 
 use crate::data::Data;
-use crate::math::{dot6, mul_inert_vec};
+use crate::math::{dot, mul_inert_vec};
 use crate::model::Model;
 
 /// Composite inertias and the mass matrix `M` (`mj_crb`).
@@ -31,7 +31,8 @@ pub fn make_m(m: &Model, d: &mut Data) {
         let mut j = i as i32;
         while j >= 0 {
             let ju = j as usize;
-            a.M[madr] += dot6(&a.cdof[6 * ju..6 * ju + 6], &buf);
+            // mju_dot's order, as MuJoCo 3.15.0 sums it (a plain sum parted M by an ulp)
+            a.M[madr] += dot(&a.cdof[6 * ju..6 * ju + 6], &buf);
             madr = madr.wrapping_sub(1);
             j = m.dof_parentid[ju];
         }
@@ -112,39 +113,20 @@ pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
     }
 }
 
-/// Sparse dot product with MuJoCo's summation order (`mju_dotSparse`).
+/// Sparse dot product in `mju_dotSparse`'s order: four running sums over blocks of four, then
+/// the remaining products one at a time (not grouped as `mju_dot` groups its tail: a grouped
+/// tail parted `flexedge_velocity` and the `M` back-substitution from MuJoCo 3.15.0 by an ulp).
 #[inline]
 pub fn dot_sparse(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
-    let n = vals.len();
-    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
-    let mut i = 0;
-    while i + 4 <= n {
-        r0 += vals[i] * x[ind[i] as usize];
-        r1 += vals[i + 1] * x[ind[i + 1] as usize];
-        r2 += vals[i + 2] * x[ind[i + 2] as usize];
-        r3 += vals[i + 3] * x[ind[i + 3] as usize];
-        i += 4;
-    }
-    let mut res = (r0 + r2) + (r1 + r3);
-    match n - i {
-        3 => {
-            res += vals[i] * x[ind[i] as usize]
-                + vals[i + 1] * x[ind[i + 1] as usize]
-                + vals[i + 2] * x[ind[i + 2] as usize]
-        }
-        2 => res += vals[i] * x[ind[i] as usize] + vals[i + 1] * x[ind[i + 1] as usize],
-        1 => res += vals[i] * x[ind[i] as usize],
-        _ => {}
-    }
-    res
+    super::solver::dot_sparse_avx(vals, x, ind)
 }
 
-/// [`dot_sparse`] of a fixed length `N` (the same sums in the same order, `mju_dot`'s, through
-/// the solver's [`super::solver::dot_mj`]): with `N` a constant the loop unrolls and only the
-/// reads of `x` are bounds-checked.
+/// [`dot_sparse`] of a fixed length `N` (the same sums in the same order, through the solver's
+/// [`super::solver::sum_avx`]): with `N` a constant the loop unrolls and only the reads of `x`
+/// are bounds-checked.
 #[inline(always)]
 pub fn dot_sparse_n<const N: usize>(vals: &[f64; N], x: &[f64], ind: &[i32; N]) -> f64 {
-    super::solver::dot_mj(N, |i| vals[i] * x[ind[i] as usize])
+    super::solver::sum_avx(N, |i| vals[i] * x[ind[i] as usize])
 }
 
 /// `x = M⁻¹ y` with the current factorisation.

@@ -2,7 +2,7 @@
 //! terms `qfrc_bias`, or with `flg_acc` the full inverse dynamics `M·qacc + bias`.
 
 use crate::data::Data;
-use crate::math::{cross_force, dot6, get_n, mul_inert_vec, set_n};
+use crate::math::{cross_force, dot, get_n, mul_inert_vec, set_n};
 use crate::model::{disable, Model};
 
 /// Writes the RNE result into `out` (length nv) using `cacc`/`cfrc` scratch of 6·nbody.
@@ -69,7 +69,9 @@ pub fn rne(
     for (i, o) in out[..m.nv].iter_mut().enumerate() {
         let c: [f64; 6] = get_n(&a.cdof, i);
         let f: [f64; 6] = get_n(cfrc, m.dof_bodyid[i] as usize);
-        *o = dot6(&c, &f);
+        // mju_dot's order (four running sums), as MuJoCo 3.15.0 sums it: the plain sum
+        // of the six products parted the two by an ulp on spinning free bodies
+        *o = dot(&c, &f);
     }
 }
 

@@ -736,7 +736,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     if m.opt.disabled(disable::WARMSTART) {
         return;
     }
-    constraint::residual(d, &mut w.jar, &d.a.qacc_warmstart);
+    constraint::residual(m, d, &mut w.jar, &d.a.qacc_warmstart);
     let mut cost_warm = constraint::update(d, &w.jar[..n], false);
     mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
     for (i, e) in w.metric_diag.iter().enumerate() {
@@ -748,7 +748,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     for i in 0..nv {
         cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
     }
-    constraint::residual(d, &mut w.jar, &d.a.qacc_smooth);
+    constraint::residual(m, d, &mut w.jar, &d.a.qacc_smooth);
     let cost_smooth = constraint::update(d, &w.jar[..n], false);
     if cost_warm <= cost_smooth {
         w.a.copy_from_slice(&d.a.qacc_warmstart);
@@ -759,7 +759,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
 /// under discrete, the metric).
 fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     let n = d.nefc;
-    constraint::residual(d, &mut w.jar, &w.a);
+    constraint::residual(m, d, &mut w.jar, &w.a);
     constraint::update(d, &w.jar[..n], true);
     w.hess.prepare(m, d, Some(s));
 }
@@ -874,11 +874,9 @@ fn solve_ld_part(
 }
 
 /// `out = J·x` on the rows `rows`.
-fn mul_jac_part(d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
+fn mul_jac_part(m: &Model, d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
     for &r in rows {
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let n = d.a.efc_J_rownnz[r] as usize;
-        out[r] = dot_sparse_avx(&d.a.efc_J[adr..adr + n], x, &d.a.efc_J_colind[adr..adr + n]);
+        out[r] = constraint::jac_row_dot(m, d, r, x);
     }
 }
 
@@ -1151,7 +1149,7 @@ pub(super) fn sum_avx(n: usize, v: impl Fn(usize) -> f64) -> f64 {
 /// Walks `vals` and `ind` in blocks of four, so only the reads of `x` are bounds-checked
 /// (through `sum_avx`'s closure each block cost twelve checks).
 #[inline]
-fn dot_sparse_avx(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
+pub(super) fn dot_sparse_avx(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
     let n = vals.len().min(ind.len());
     let (vals, ind) = (&vals[..n], &ind[..n]);
     let term = |v: f64, i: i32| v * x[i as usize];
@@ -1295,7 +1293,7 @@ fn primal_part(
         &mut w.ma,
         dofs,
     );
-    mul_jac_part(d, &mut w.jar, &w.a, rows);
+    mul_jac_part(m, d, &mut w.jar, &w.a, rows);
     for &r in rows {
         w.jar[r] -= d.a.efc_aref[r];
     }
@@ -1446,7 +1444,7 @@ fn primal_search(
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
     let maxiter = m.opt.max_ls_iterations();
     mul_mtilde_part(m, d, &w.metric_diag, metric, &w.search, &mut w.mv, dofs);
-    mul_jac_part(d, &mut w.jv, &w.search, rows);
+    mul_jac_part(m, d, &mut w.jv, &w.search, rows);
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
     let g2 = 0.5 * dot_part(&w.search, &w.mv, dofs);
@@ -2175,7 +2173,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         w.ar[r * n + r] += d.a.efc_R[r];
     }
     // b = J·a_s − aref
-    constraint::residual(d, &mut w.jar, &d.a.qacc_smooth);
+    constraint::residual(m, d, &mut w.jar, &d.a.qacc_smooth);
     let ar = std::mem::take(&mut w.ar);
     let b = std::mem::take(&mut w.jar);
     let ardot = |r: usize, f: &[f64]| -> f64 {
@@ -2188,7 +2186,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     f[..n].fill(0.0);
     if !m.opt.disabled(disable::WARMSTART) {
         let mut jw = std::mem::take(&mut w.jv);
-        constraint::residual(d, &mut jw, &d.a.qacc_warmstart);
+        constraint::residual(m, d, &mut jw, &d.a.qacc_warmstart);
         constraint::update(d, &jw[..n], false);
         w.jv = jw;
         f[..n].copy_from_slice(&d.a.efc_force[..n]);
