@@ -211,4 +211,5 @@ reference_cases!(
     free_box_condim6,
     passive_on_interp,
     flexflex_candidates,
+    discrete_capped_contact,
 );

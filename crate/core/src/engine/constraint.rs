@@ -1207,16 +1207,6 @@ fn sol_params(m: &Model, d: &Data, i: usize) -> ([f64; 2], [f64; 2], [f64; 5]) {
     solimp[2] = max(solimp[2], 0.0);
     solimp[3] = solimp[3].clamp(MINIMP, MAXIMP);
     solimp[4] = max(solimp[4], 1.0);
-    // discrete: cap the stiffness at 1/(dmax·h²), keeping the damping ratio
-    if discrete && !m.opt.disabled(disable::REFSAFE) {
-        let cap = |r: &mut [f64; 2]| {
-            if r[0] > 0.0 && r[1] > 0.0 {
-                r[0] = max(r[0], h / (r[1] * solimp[1].sqrt()));
-            }
-        };
-        cap(&mut solref);
-        cap(&mut fric);
-    }
     (solref, fric, solimp)
 }
 
@@ -1282,30 +1272,46 @@ fn make_impedance(m: &Model, d: &mut Data) {
             _ => (1, d.a.efc_pos[i]),
         };
         let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
+        // under discrete (refsafe on), a spring row whose time constant is below h/(ζ·√imp)
+        // takes MuJoCo 3.15.0's cap instead: stiffness 1/(h²·imp) and damping
+        // 2ζ·√(1/(imp·h²)), written as it writes them (each rounds otherwise); friction rows
+        // and uncapped rows keep the time-constant formulas with solimp's dmax
+        let capped = discrete
+            && !m.opt.disabled(disable::REFSAFE)
+            && solref[0] > 0.0
+            && solref[1] > 0.0
+            && solref[0] < h / (solref[1] * imp.sqrt());
         for j in 0..dim {
             let r = i + j;
             d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagA[r] / imp);
             let tp = d.a.efc_type[r];
             let ell_fric = tp == kind::CONTACT_ELLIPTIC && j > 0;
+            let friction = tp == kind::FRICTION_DOF || tp == kind::FRICTION_TENDON || ell_fric;
             let rf = if ell_fric && (fric[0] != 0.0 || fric[1] != 0.0) {
                 fric
             } else {
                 solref
             };
-            let k = if tp == kind::FRICTION_DOF || tp == kind::FRICTION_TENDON || ell_fric {
-                0.0
-            } else if rf[0] > 0.0 {
-                1.0 / max(
-                    MINVAL,
-                    solimp[1] * solimp[1] * rf[0] * rf[0] * rf[1] * rf[1],
+            let dmax = solimp[1];
+            let (k, b) = if capped && !friction {
+                (
+                    1.0 / (h * h * imp),
+                    2.0 * solref[1] * (1.0 / (imp * h * h)).sqrt(),
                 )
             } else {
-                -rf[0] / max(MINVAL, solimp[1] * solimp[1])
-            };
-            let b = if rf[1] > 0.0 {
-                2.0 / max(MINVAL, solimp[1] * rf[0])
-            } else {
-                -rf[1] / max(MINVAL, solimp[1])
+                let k = if friction {
+                    0.0
+                } else if rf[0] > 0.0 {
+                    1.0 / max(MINVAL, dmax * dmax * rf[0] * rf[0] * rf[1] * rf[1])
+                } else {
+                    -rf[0] / max(MINVAL, dmax * dmax)
+                };
+                let b = if rf[1] > 0.0 {
+                    2.0 / max(MINVAL, dmax * rf[0])
+                } else {
+                    -rf[1] / max(MINVAL, dmax)
+                };
+                (k, b)
             };
             d.a.efc_KBIP[4 * r] = k;
             d.a.efc_KBIP[4 * r + 1] = b;
