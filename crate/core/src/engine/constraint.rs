@@ -1386,18 +1386,33 @@ pub fn jac_row_dot(m: &Model, d: &Data, r: usize, x: &[f64]) -> f64 {
     if sparse_jacobian(m) {
         return super::solver::dot_sparse_avx(vals, x, cols);
     }
-    let body = m.nv - m.nv % 4;
-    let mut sums = [0.0; 4];
-    let mut tail = 0.0;
+    dense_row_dot(vals, cols, x, m.nv)
+}
+
+/// `Σ vals[t]·x[cols[t]]` in `mju_dot`'s order over a dense row of `nv` columns: the product in
+/// column `c` joins running sum `c mod 4` while `c` is below the last multiple of 4, the rest
+/// are summed apart and added last. Four named sums, not an indexed array (which went through
+/// memory: 19% of a small contact model's step); the columns come in runs, so the branch on
+/// `c mod 4` predicts well (rotating four registers per run of columns was slower still).
+#[inline]
+fn dense_row_dot(vals: &[f64], cols: &[i32], x: &[f64], nv: usize) -> f64 {
+    let body = nv - nv % 4;
+    let (mut s0, mut s1, mut s2, mut s3, mut tail) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for (&v, &c) in vals.iter().zip(cols) {
         let c = c as usize;
-        if c < body {
-            sums[c % 4] += v * x[c];
-        } else {
-            tail += v * x[c];
+        let p = v * x[c];
+        if c >= body {
+            tail += p;
+            continue;
+        }
+        match c & 3 {
+            0 => s0 += p,
+            1 => s1 += p,
+            2 => s2 += p,
+            _ => s3 += p,
         }
     }
-    ((sums[0] + sums[2]) + (sums[1] + sums[3])) + tail
+    ((s0 + s2) + (s1 + s3)) + tail
 }
 
 /// `res = J·vec` over the constraint rows.
@@ -1615,4 +1630,58 @@ fn quat_to_vel(q: &Quat) -> Vec3 {
         speed -= 2.0 * PI;
     }
     scl3(&axis, speed)
+}
+
+#[cfg(test)]
+mod dense_dot_tests {
+    use super::dense_row_dot;
+
+    /// `mju_dot` over the dense row, written plainly: each column's product into sum c mod 4
+    /// below the last multiple of 4, the rest apart.
+    fn plain(vals: &[f64], cols: &[i32], x: &[f64], nv: usize) -> f64 {
+        let body = nv - nv % 4;
+        let (mut s, mut tail) = ([0.0; 4], 0.0);
+        for (&v, &c) in vals.iter().zip(cols) {
+            let c = c as usize;
+            if c < body {
+                s[c % 4] += v * x[c];
+            } else {
+                tail += v * x[c];
+            }
+        }
+        ((s[0] + s[2]) + (s[1] + s[3])) + tail
+    }
+
+    #[test]
+    fn runs_sum_as_the_plain_residue_classes_bit_for_bit() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..2000 {
+            let nv = 1 + (next() % 59) as usize;
+            let x: Vec<f64> = (0..nv)
+                .map(|i| ((i * 7919 + case) % 97) as f64 / 7.0 - 6.3)
+                .collect();
+            // ascending columns, in runs and gaps
+            let cols: Vec<i32> = (0..nv)
+                .filter(|_| next() % 3 != 0)
+                .map(|c| c as i32)
+                .collect();
+            let vals: Vec<f64> = cols
+                .iter()
+                .map(|&c| 1.0 / (c as f64 + 0.37) - ((next() % 1000) as f64) * 1e-3)
+                .collect();
+            let a = dense_row_dot(&vals, &cols, &x, nv);
+            let b = plain(&vals, &cols, &x, nv);
+            assert_eq!(
+                a.to_bits(),
+                b.to_bits(),
+                "case {case}, nv {nv}, cols {cols:?}"
+            );
+        }
+    }
 }
