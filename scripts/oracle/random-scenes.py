@@ -50,6 +50,11 @@ class Scene:
         self.passive = False
         self.label = []
 
+    def maybe(self, p, text):
+        """`text()` with probability `p`, else "" (one draw, then text's own: the seeds keep
+        naming the same scenes)."""
+        return text() if self.r.random() < p else ""
+
     def pick(self, name, options):
         v = self.r.choice(options)
         self.label.append(f"{name}={v}")
@@ -70,13 +75,9 @@ class Scene:
         solver = self.pick("solver", ["CG", "Newton"] if integ == "discrete" else ["PGS", "CG", "Newton"])
         cone = self.pick("cone", ["pyramidal", "elliptic"])
         ts = r.choice([0.001, 0.002, 0.004])
-        extra = ""
-        if r.random() < 0.3:
-            extra += f' impratio="{num(r.choice([1, 2, 10]))}"'
-        if r.random() < 0.2:
-            extra += f' gravity="{vec(r.uniform(-2, 2), 0, -9.81)}"'
-        if r.random() < 0.25:
-            extra += f' jacobian="{self.pick("jacobian", ["dense", "sparse"])}"'
+        extra = self.maybe(0.3, lambda: f' impratio="{num(r.choice([1, 2, 10]))}"')
+        extra += self.maybe(0.2, lambda: f' gravity="{vec(r.uniform(-2, 2), 0, -9.81)}"')
+        extra += self.maybe(0.25, lambda: f' jacobian="{self.pick("jacobian", ["dense", "sparse"])}"')
         flags = ""
         for flag in ("midphase", "warmstart", "filterparent"):
             if r.random() < 0.1:
@@ -93,12 +94,9 @@ class Scene:
         condim = r.choice([1, 3, 3, 4, 6])
         if condim != 3:
             a += f' condim="{condim}"'
-        if r.random() < 0.4:
-            a += f' friction="{vec(r.uniform(0.1, 1.5), 0.005, 0.0001)}"'
-        if r.random() < 0.3:
-            a += f' solref="{vec(r.choice([0.005, 0.02, 0.05]), r.choice([0.5, 1, 2]))}"'
-        if r.random() < 0.2:
-            a += f' solimp="{vec(r.uniform(0.5, 0.95), 0.99, 0.001)}"'
+        a += self.maybe(0.4, lambda: f' friction="{vec(r.uniform(0.1, 1.5), 0.005, 0.0001)}"')
+        a += self.maybe(0.3, lambda: f' solref="{vec(r.choice([0.005, 0.02, 0.05]), r.choice([0.5, 1, 2]))}"')
+        a += self.maybe(0.2, lambda: f' solimp="{vec(r.uniform(0.5, 0.95), 0.99, 0.001)}"')
         if r.random() < 0.25:
             m = r.choice([0.002, 0.01])
             a += f' margin="{num(m)}"'

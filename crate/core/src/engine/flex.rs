@@ -518,7 +518,7 @@ pub fn edge_velocity(m: &Model, d: &mut Data) {
             );
             let v = match usual_edge_row(row, cols) {
                 Some((row, cols)) => super::inertia::dot_sparse_n(row, &d.a.qvel, cols),
-                None => super::inertia::dot_sparse(row, &d.a.qvel, cols),
+                None => super::solver::dot_sparse_avx(row, &d.a.qvel, cols),
             };
             d.a.flexedge_velocity[e] = v;
         }

@@ -1,6 +1,7 @@
 //! The joint-space mass matrix: composite rigid bodies into MuJoCo's reduced sparse layout
 //! (`M`), its in-place sparse L'DL factorisation (`qLD`) and back-substitution.
 
+use super::solver::dot_sparse_avx;
 use crate::data::Data;
 use crate::math::{dot, mul_inert_vec};
 use crate::model::Model;
@@ -108,21 +109,15 @@ pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
         let dn = m.M_rownnz[i] as usize - 1;
         if dn > 0 {
             let adr = m.M_rowadr[i] as usize;
-            x[i] -= dot_sparse(&qld[adr..adr + dn], x, &m.M_colind[adr..adr + dn]);
+            // mju_dotSparse's order: its tail one product at a time (a grouped tail parted the
+            // back-substitution from MuJoCo 3.15.0 by an ulp)
+            x[i] -= dot_sparse_avx(&qld[adr..adr + dn], x, &m.M_colind[adr..adr + dn]);
         }
     }
 }
 
-/// Sparse dot product in `mju_dotSparse`'s order: four running sums over blocks of four, then
-/// the remaining products one at a time (not grouped as `mju_dot` groups its tail: a grouped
-/// tail parted `flexedge_velocity` and the `M` back-substitution from MuJoCo 3.15.0 by an ulp).
-#[inline]
-pub fn dot_sparse(vals: &[f64], x: &[f64], ind: &[i32]) -> f64 {
-    super::solver::dot_sparse_avx(vals, x, ind)
-}
-
-/// [`dot_sparse`] of a fixed length `N` (the same sums in the same order, through the solver's
-/// [`super::solver::sum_avx`]): with `N` a constant the loop unrolls and only the reads of `x`
+/// [`super::solver::dot_sparse_avx`] (`mju_dotSparse`'s order) of a fixed length `N`: the same
+/// sums in the same order, through [`super::solver::sum_avx`]: with `N` a constant the loop unrolls and only the reads of `x`
 /// are bounds-checked.
 #[inline(always)]
 pub fn dot_sparse_n<const N: usize>(vals: &[f64; N], x: &[f64], ind: &[i32; N]) -> f64 {
@@ -217,7 +212,7 @@ pub(super) fn m_rows(m: &Model, dofs: std::ops::Range<usize>) -> impl Iterator<I
 mod tests {
     use super::*;
 
-    /// The fixed-length form sums in `dot_sparse`'s order: the same bits at every tail length.
+    /// The fixed-length form sums in `dot_sparse_avx`'s order: the same bits at every tail length.
     fn same_as_dot_sparse<const N: usize>() {
         let x: Vec<f64> = (0..40)
             .map(|i| ((i * 7919) % 97) as f64 / 13.0 - 3.1)
@@ -225,7 +220,7 @@ mod tests {
         let vals: [f64; N] = std::array::from_fn(|i| 1.0 / (i as f64 + 0.3) - 0.7);
         let ind: [i32; N] = std::array::from_fn(|i| ((i * 11 + 5) % 40) as i32);
         let a = dot_sparse_n(&vals, &x, &ind);
-        let b = dot_sparse(&vals, &x, &ind);
+        let b = dot_sparse_avx(&vals, &x, &ind);
         assert_eq!(a.to_bits(), b.to_bits(), "N = {N}");
     }
 
