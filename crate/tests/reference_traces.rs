@@ -212,4 +212,6 @@ reference_cases!(
     passive_on_interp,
     flexflex_candidates,
     discrete_capped_contact,
+    discrete_newton_island_start,
+    discrete_cg_island_start,
 );

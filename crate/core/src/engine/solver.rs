@@ -7,8 +7,9 @@
 //! `mj_sol*_island`), and CG and Newton are MuJoCo 3.15.0's `mj_solPrimal`: its line search,
 //! Hager–Zhang directions, zero-iteration certificate, island scale and stopping tests, with
 //! MuJoCo's summation orders, so they follow MuJoCo's iterates. Under the discrete integrator
-//! the metric couples dofs outside the rows and MuJoCo solves the whole model at once; that
-//! path keeps its own iteration and agrees with MuJoCo to `opt.tolerance`.
+//! the metric couples dofs outside the rows and MuJoCo solves the whole model at once, from a
+//! start that its islands still shape; that path follows MuJoCo's iterates in the scenes checked
+//! (see README, "Random scenes", for what is still open).
 
 use super::constraint::{self, kind, state};
 use super::inertia::{is_simple_run, mul_m, solve_ld};
@@ -1191,7 +1192,11 @@ fn row_dim(d: &Data, r: usize) -> usize {
 ///
 /// Under the discrete integrator `M̃` replaces `M` and the smooth force is shifted by `efm_c`.
 /// When the metric couples dofs across islands (flex stiffness, passive contact), there is one
-/// solve over every dof and row with `M̃ = M + B` as the operator, as in MuJoCo 3.15.0. CG's
+/// solve over every dof and row with `M̃ = M + B` as the operator, as in MuJoCo 3.15.0. Its
+/// islands still decide where that solve starts: the dofs outside every island start at
+/// `qacc_smooth`, the others at the chosen warm start (MuJoCo's `warmstart`; starting them all
+/// at the warm start gave other iterates, and 1e-8 after a step once a contact sat in an
+/// elliptic cone's middle zone, where Newton only converges asymptotically). CG's
 /// preconditioner is then the metric's own (`effBlockApply`): 3.15.0 does not fold the rows'
 /// `Jᵀ·D·J` into its blocks (with the fold, flexlab's iterates parted from MuJoCo's from the
 /// first iteration); Newton's Hessian holds the flex stiffness. A metric of joint damping and
@@ -1213,14 +1218,12 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
     // MuJoCo 3.15.0's choices where plain M would choose otherwise)
     warm_start(m, d, w, coupled.then_some(&mut *s));
     let mut islands = std::mem::take(&mut w.islands);
-    if coupled {
-        islands.nisland = 0;
-    } else {
-        islands.find(m, d);
-    }
+    islands.find(m, d);
     w.jt.build(nv, d);
     if islands.nisland > 0 {
-        // the unconstrained dofs: smooth acceleration, no constraint force
+        // the unconstrained dofs: smooth acceleration, no constraint force. MuJoCo 3.15.0's
+        // warmstart does this whenever there are islands, also when a coupling metric then
+        // forces one monolithic solve, which starts from this point
         for i in 0..nv {
             if islands.dof_island(m, i) == usize::MAX {
                 w.a[i] = d.a.qacc_smooth[i];
@@ -1234,7 +1237,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         prepare_newton(m, d, s, w);
     }
     let mut niter = 0;
-    if islands.nisland == 0 {
+    if coupled || islands.nisland == 0 {
         let all_dofs = std::mem::take(&mut w.all_dofs);
         let all_rows = std::mem::take(&mut w.all_rows);
         let scale = 1.0 / (m.stat.meaninertia * (nv.max(1) as f64));
