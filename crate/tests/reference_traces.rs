@@ -214,4 +214,5 @@ reference_cases!(
     discrete_capped_contact,
     discrete_newton_island_start,
     discrete_cg_island_start,
+    discrete_cg_bend_precond,
 );

@@ -25,7 +25,7 @@ import mujoco
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon", "nwrap", "nJfv",
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
-         "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap"]
+         "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap", "nefm0dof"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -47,7 +47,7 @@ flex_damping flex_edgestiffness flex_edgedamping flex_edgeequality flex_rigid fl
 flex_centered flex_contype flex_conaffinity flex_condim flex_selfcollide flex_activelayers
 flex_passive flex_friction flex_margin flex_gap flex_solref flex_solimp flex_edgeflap
 flex_vertedgeadr flex_vertedgenum flex_vertedge flex_vertmetric flexvert_J_rownnz flexvert_J_rowadr
-flexvert_J_colind
+flexvert_J_colind efm0_dofid
 eq_type eq_solref eq_solimp
 tendon_adr tendon_num tendon_stiffness tendon_damping tendon_lengthspring tendon_length0
 tendon_invweight0

@@ -171,10 +171,12 @@ macro_rules! data_arrays {
             pub const NAMES: &'static [&'static str] = &DATA_ARRAY_NAMES;
             pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
                 // a name search and a table of readers, as `Model::field`
-                const READ: &[for<'d> fn(&'d DataArrays) -> FieldRef<'d>] =
-                    &[ $( |d| FieldRef::from_slice(&d.$aname[..], $cols) ),* ];
+                const READ: &[crate::fields::Reader<DataArrays>] =
+                    &[ $( crate::fields::reader!($aty, |d| &d.$aname) ),* ];
+                // row widths apart, one byte each (in the table they took a word)
+                const COLS: &[u8] = &[ $( $cols ),* ];
                 let i = Self::NAMES.iter().position(|n| *n == name)?;
-                Some(READ[i](self))
+                Some(READ[i].read(self, COLS[i] as usize))
             }
         }
     };

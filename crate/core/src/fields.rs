@@ -10,38 +10,47 @@ pub enum FieldRef<'a> {
     U8(&'a [u8], usize),
 }
 
-/// Conversion of a typed slice into a [`FieldRef`].
-pub trait IntoField {
-    fn field(s: &[Self], cols: usize) -> FieldRef<'_>
-    where
-        Self: Sized;
+/// The reader of one array field of `S` ([`crate::Model`] or the data arrays) in a field table:
+/// a function returning the array, tagged with its element type. The tables hold these as data;
+/// the [`FieldRef`] is built in one place ([`Reader::read`]), where a table of closures that
+/// each built it was 8 kB of the browser build.
+pub enum Reader<S> {
+    F64(for<'a> fn(&'a S) -> &'a Vec<f64>),
+    F32(for<'a> fn(&'a S) -> &'a Vec<f32>),
+    I32(for<'a> fn(&'a S) -> &'a Vec<i32>),
+    U8(for<'a> fn(&'a S) -> &'a Vec<u8>),
 }
 
-impl IntoField for f64 {
-    fn field(s: &[f64], cols: usize) -> FieldRef<'_> {
-        FieldRef::F64(s, cols)
+impl<S> Reader<S> {
+    /// The field of `s`, with `cols` values per row.
+    pub fn read<'a>(&self, s: &'a S, cols: usize) -> FieldRef<'a> {
+        match *self {
+            Reader::F64(f) => FieldRef::F64(f(s), cols),
+            Reader::F32(f) => FieldRef::F32(f(s), cols),
+            Reader::I32(f) => FieldRef::I32(f(s), cols),
+            Reader::U8(f) => FieldRef::U8(f(s), cols),
+        }
     }
 }
-impl IntoField for f32 {
-    fn field(s: &[f32], cols: usize) -> FieldRef<'_> {
-        FieldRef::F32(s, cols)
-    }
+
+/// `Reader` variant for an element type named by its identifier (in the field macros).
+macro_rules! reader {
+    (f64, $f:expr) => {
+        $crate::fields::Reader::F64($f)
+    };
+    (f32, $f:expr) => {
+        $crate::fields::Reader::F32($f)
+    };
+    (i32, $f:expr) => {
+        $crate::fields::Reader::I32($f)
+    };
+    (u8, $f:expr) => {
+        $crate::fields::Reader::U8($f)
+    };
 }
-impl IntoField for i32 {
-    fn field(s: &[i32], cols: usize) -> FieldRef<'_> {
-        FieldRef::I32(s, cols)
-    }
-}
-impl IntoField for u8 {
-    fn field(s: &[u8], cols: usize) -> FieldRef<'_> {
-        FieldRef::U8(s, cols)
-    }
-}
+pub(crate) use reader;
 
 impl<'a> FieldRef<'a> {
-    pub fn from_slice<T: IntoField>(s: &'a [T], cols: usize) -> Self {
-        T::field(s, cols)
-    }
     /// Number of scalars.
     pub fn len(&self) -> usize {
         match self {

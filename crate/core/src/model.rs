@@ -331,10 +331,12 @@ macro_rules! model_struct {
             pub fn field(&self, name: &str) -> Option<FieldRef<'_>> {
                 // a name search and a table of readers, not a `match` on strings: that
                 // compiled to one string comparison per field (15 kB of the browser build)
-                const READ: &[for<'m> fn(&'m Model) -> FieldRef<'m>] =
-                    &[ $( |m| FieldRef::from_slice(&m.$aname[..], $cols) ),* ];
+                const READ: &[crate::fields::Reader<Model>] =
+                    &[ $( crate::fields::reader!($aty, |m| &m.$aname) ),* ];
+                // row widths apart, one byte each (in the table they took a word)
+                const COLS: &[u8] = &[ $( $cols ),* ];
                 let i = Self::ARRAY_NAMES.iter().position(|n| *n == name)?;
-                Some(READ[i](self))
+                Some(READ[i].read(self, COLS[i] as usize))
             }
         }
     };
@@ -386,6 +388,11 @@ model_struct! {
         nJfe: usize,
         /// Non-zeros of one row of the flex vertex Jacobian (two rows per vertex).
         nJfv: usize,
+        /// Dofs of the constant bending factor of the discrete metric (`efm0_dofid`).
+        nefm0dof: usize,
+        /// The constant bending factor itself (MuJoCo's `efm0_L`, here an LDLᵀ numbered by
+        /// dof), made by `mj_setConst`; `None` when `nefm0dof` is 0.
+        efm0: Option<crate::engine::metric::Efm0>,
         neq: usize,
         nkey: usize,
         nmocap: usize,
@@ -630,6 +637,8 @@ model_struct! {
         flexvert_J_rownnz: i32[2],
         flexvert_J_rowadr: i32[2],
         flexvert_J_colind: i32[2],
+        /// Dofs of the constant bending factor `efm0` (ascending).
+        efm0_dofid: i32[1],
         /// Spec-only material switch kept on the model: 0 StVK, 1 Stable Neo-Hookean.
         flex_elastic3d: i32[1],
 
@@ -761,6 +770,7 @@ impl Model {
             "nflexbending" => self.nflexbending,
             "nJfe" => self.nJfe,
             "nJfv" => self.nJfv,
+            "nefm0dof" => self.nefm0dof,
             "neq" => self.neq,
             "nkey" => self.nkey,
             "nmocap" => self.nmocap,

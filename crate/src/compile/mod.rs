@@ -22,6 +22,7 @@ pub mod bodybvh;
 pub mod bvh;
 pub mod checks;
 pub mod composite;
+mod efm0;
 mod setconst;
 
 use crate::error::{Error, Result};

@@ -348,6 +348,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     }
 
     statistics(m, &d);
+    super::efm0::set_efm0(m);
     Ok(())
 }
 

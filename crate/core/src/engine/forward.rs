@@ -87,9 +87,12 @@ pub fn fwd_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
         let a = &mut d.a;
         a.qacc.copy_from_slice(&a.qacc_smooth);
         d.solver_niter = 0;
-        return;
+    } else {
+        solver::solve(m, d, s);
     }
-    solver::solve(m, d, s);
+    if s.metric.active {
+        metric::discrete_gyro(m, d, s);
+    }
 }
 
 /// Forward dynamics without the divergence checks.

@@ -75,6 +75,33 @@ pub struct MetricState {
     slot: Vec<i32>,
 }
 
+/// MuJoCo 3.15.0's constant metric factor `efm0` (`mj_setConst`'s `setEfm0Factor`, made by
+/// the compiler's `set_const`): the factor of `M + (h² + h·β)·K_bend` over the dofs of the
+/// vertices with joints of the dim-2, non-rigid, non-interpolated flexes with bending
+/// (`efm0_dofid`), with the point mass and armature on the diagonal and only same-coordinate
+/// couplings, at the model's timestep. When no vertex triple is covered by the per-step blocks
+/// (`nefmdof == 0`: bending-only flexes under CG), `effBlockApply` solves with it on those dofs
+/// instead of the backbone, so CG's preconditioner (and the smooth PCG's) is the exact inverse
+/// of the metric there.
+#[derive(Debug, Clone, Default)]
+pub struct Efm0 {
+    /// The factor over all `nv` unknowns, numbered as the dofs, identity outside
+    /// `efm0_dofid`. (MuJoCo eliminates from the last dof: the same solve, other roundings.)
+    pub ldl: super::sparse_chol::SparseLdl,
+    /// `efm0_dofid` as indices.
+    pub dofs: Vec<usize>,
+}
+
+impl Efm0 {
+    /// `x[dofs] = (M + s·K_bend)⁻¹·b[dofs]`; no other entry of `x` is read or written.
+    fn solve(&self, x: &mut [f64], b: &[f64]) {
+        for &i in &self.dofs {
+            x[i] = b[i];
+        }
+        self.ldl.solve_block(x, &self.dofs);
+    }
+}
+
 /// One passive-contact row of the metric (MuJoCo's packed `efm_con` row).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PassiveRow {
@@ -671,7 +698,9 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
 pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f64]) {
     let nv = m.nv;
     let blocks = &ms.blocks;
-    if 3 * ms.nblock == nv {
+    // bending-only: the constant factor on its dofs (`flg_bend`)
+    let bend = m.efm0.as_ref().filter(|_| ms.nblock == 0);
+    if 3 * ms.nblock == nv && bend.is_none() {
         chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
         return;
     }
@@ -680,12 +709,20 @@ pub fn precondition(m: &Model, d: &Data, ms: &MetricState, x: &mut [f64], b: &[f
         let i = ms.block_dof[k];
         x[i..i + 3].fill(0.0);
     }
+    if let Some(e) = bend {
+        for &i in &e.dofs {
+            x[i] = 0.0;
+        }
+    }
     if ms.has_diag {
         solve_ld(m, &d.a.qH, &d.a.qHDiagInv, x);
     } else {
         solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
     }
     chol3_solve_all(&ms.block_dof[..ms.nblock], blocks, x, b);
+    if let Some(e) = bend {
+        e.solve(x, b);
+    }
 }
 
 /// `x = B⁻¹·b` on every block, with the inverted blocks of [`chol3_invert`].
@@ -779,19 +816,28 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
     s.metric.rhs = rhs;
 }
 
-/// Discrete integration (`mj_discrete`): `qacc` is the step map `(v⁺ − v)/h`.
-pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
-    let mut qacc = std::mem::take(&mut s.qacc_tmp);
-    qacc.copy_from_slice(&d.a.qacc);
-    // a standalone free body with no constraint row on it takes the local gyroscopic solve,
-    // as MuJoCo 3.15.0 does (checked against it with and without contacts)
+/// The end of the constraint stage under the metric (`mj_discreteGyro`, called by MuJoCo
+/// 3.15.0's `mj_fwdConstraint`): a standalone free body with no constraint row on it takes the
+/// local gyroscopic solve, written into `qacc` itself, so that `qacc` after `forward` and the
+/// next step's warm start (`qacc_warmstart`) are MuJoCo's (checked against it with and without
+/// contacts).
+pub fn discrete_gyro(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut rhs = std::mem::take(&mut s.qfrc_tmp);
     for i in 0..m.nv {
         rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
     }
+    let mut qacc = std::mem::take(&mut d.a.qacc);
     s.free
         .local_solve(m, d, &rhs, &mut qacc, Some(&s.metric.efm_diag));
+    d.a.qacc = qacc;
     s.qfrc_tmp = rhs;
+}
+
+/// Discrete integration (`mj_discrete`): `qacc` is the step map `(v⁺ − v)/h` (the free bodies'
+/// gyroscopic solve already in it, [`discrete_gyro`]).
+pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
+    let mut qacc = std::mem::take(&mut s.qacc_tmp);
+    qacc.copy_from_slice(&d.a.qacc);
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;
 }

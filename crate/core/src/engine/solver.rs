@@ -474,7 +474,7 @@ impl Hessian {
         let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
         if cone_work > self.ldl.factor_work() {
             self.cone.copy_from(&self.ldl);
-            self.cone.factor(MINVAL, base, diag, |k, y| {
+            self.cone.factor(MINVAL, base, diag, &mut |k, y| {
                 fill_row(d, nv, jt_ptr, jt, group, true, k, y)
             });
             self.base_ok = false;
@@ -484,7 +484,7 @@ impl Hessian {
         if !(self.base_ok && self.update_base(d)) {
             let (base, diag) = (&self.base, &self.base_diag);
             let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
-            self.ldl.factor(MINVAL, base, diag, |k, y| {
+            self.ldl.factor(MINVAL, base, diag, &mut |k, y| {
                 fill_row(d, nv, jt_ptr, jt, group, false, k, y)
             });
             self.fstate.clear();

@@ -172,7 +172,7 @@ impl SparseLdl {
         mindiag: f64,
         lower: &[f64],
         diag: &[f64],
-        mut fill: impl FnMut(usize, &mut [f64]),
+        fill: &mut dyn FnMut(usize, &mut [f64]),
     ) {
         let n = self.n;
         let (ap, ai, parent, lp) = (&self.ap, &self.ai, &self.parent, &self.lp);
@@ -470,7 +470,7 @@ mod tests {
             }
         }
         let diag: Vec<f64> = (0..n).map(|k| 0.5 * a[k * n + k]).collect();
-        f.factor(0.0, &lower, &diag, |k, y| {
+        f.factor(0.0, &lower, &diag, &mut |k, y| {
             for j in 0..=k {
                 if a[k * n + j] != 0.0 {
                     y[j] += 0.5 * a[k * n + j];
@@ -654,7 +654,7 @@ mod tests {
         f.end_row();
         f.end_row();
         f.analyze();
-        f.factor(1e-15, &[], &z, |_, _| {});
+        f.factor(1e-15, &[], &z, &mut |_, _| {});
         assert_eq!(f.d, vec![1.0, 1e-15]);
     }
 }
