@@ -215,4 +215,6 @@ reference_cases!(
     discrete_newton_island_start,
     discrete_cg_island_start,
     discrete_cg_bend_precond,
+    discrete_gyro_warmstart,
+    discrete_cg_bend_nospring,
 );

@@ -1,8 +1,10 @@
 //! The discrete metric's constant bending factor (`mj_setConst`'s `setEfm0Factor`): the
 //! factor of `M + (h² + h·β)·K_bend` over the vertex dofs of the flexes with bending, which
 //! MuJoCo 3.15.0 uses as the CG preconditioner of those dofs when the per-step metric covers no
-//! vertex triple (bending-only flexes). Made once, at the model's timestep, as MuJoCo does.
+//! vertex triple (bending-only flexes). Made once, at the model's timestep and with its spring
+//! and damper flags, as MuJoCo does.
 
+use crate::engine::elastic::bending_stencil;
 use crate::engine::metric::Efm0;
 use crate::engine::sparse_chol::SparseLdl;
 use crate::model::Model;
@@ -19,28 +21,23 @@ fn vert_dof(m: &Model, v: usize) -> Option<usize> {
     (b >= 0 && m.body_dofnum[b as usize] > 0).then(|| m.body_dofadr[b as usize] as usize)
 }
 
-/// Calls `f(r, c, q)` for every same-coordinate coupling `q = (h² + h·β)·b_ij` (kg, as the
+/// Calls `f(r, c, q)` for every same-coordinate coupling `q = (s1 + s2·β)·b_ij` (kg, as the
 /// masses it is added to) between dofs `r` and `c` of the bending stencils (both orders, and the
-/// diagonal).
+/// diagonal), with `s1`, `s2` of [`crate::engine::metric::stiffness_scales`].
 fn couplings(m: &Model, mut f: impl FnMut(usize, usize, f64)) {
-    let h = m.opt.timestep;
+    let (s1, s2) = crate::engine::metric::stiffness_scales(m);
     for fl in 0..m.nflex {
         if !bends(m, fl) {
             continue;
         }
-        let scale = h * h + h * m.flex_damping[fl];
+        let scale = s1 + s2 * m.flex_damping[fl];
         let va = m.flex_vertadr[fl] as usize;
         let bend = &m.flex_bending[m.flex_bendingadr[fl] as usize..];
         let ea = m.flex_edgeadr[fl] as usize;
         for e in 0..m.flex_edgenum[fl] as usize {
-            let (edge, flap) = (
-                &m.flex_edge[2 * (ea + e)..],
-                &m.flex_edgeflap[2 * (ea + e)..],
-            );
-            if flap[1] < 0 {
+            let Some(stencil) = bending_stencil(m, ea + e) else {
                 continue;
-            }
-            let stencil = [edge[0], edge[1], flap[0], flap[1]];
+            };
             for (i, &vi) in stencil.iter().enumerate() {
                 let Some(di) = vert_dof(m, va + vi as usize) else {
                     continue;

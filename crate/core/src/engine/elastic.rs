@@ -566,16 +566,9 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     }
     let x = &d.flexvert_xpos[3 * vadr..3 * (vadr + nvert)];
     for e in 0..m.flex_edgenum[f] as usize {
-        let ge = eadr + e;
-        let v = [
-            m.flex_edge[2 * ge],
-            m.flex_edge[2 * ge + 1],
-            m.flex_edgeflap[2 * ge],
-            m.flex_edgeflap[2 * ge + 1],
-        ];
-        if v[3] == -1 {
+        let Some(v) = bending_stencil(m, eadr + e) else {
             continue;
-        }
+        };
         let xs = elem_points(x, &v);
         let ed0 = crate::math::sub3(&xs[1], &xs[0]);
         let ed1 = crate::math::sub3(&xs[2], &xs[0]);
@@ -616,6 +609,21 @@ pub fn bend(m: &Model, d: &mut Data, s: &mut Scratch, f: usize, spring: bool, da
     es.frc = spr;
     es.dmp = dmp;
     es.vel = vv;
+}
+
+/// The local vertices of flex edge `e`'s bending stencil (`e` a global edge id): the edge's
+/// two ends, then the far vertices of its two flaps; None for a boundary edge (one flap).
+#[inline]
+pub fn bending_stencil(m: &Model, e: usize) -> Option<[i32; 4]> {
+    let flap = m.flex_edgeflap[2 * e + 1];
+    (flap >= 0).then(|| {
+        [
+            m.flex_edge[2 * e],
+            m.flex_edge[2 * e + 1],
+            m.flex_edgeflap[2 * e],
+            flap,
+        ]
+    })
 }
 
 /// One row of the 4×4 bending stencil applied to the stencil's vertex vectors `p`:
@@ -849,15 +857,9 @@ pub fn elastic_energy(m: &Model, d: &Data, f: usize) -> f64 {
     if dim == 2 && badr >= 0 {
         let b = &m.flex_bending[badr as usize..];
         for e in 0..m.flex_edgenum[f] as usize {
-            let v = [
-                m.flex_edge[2 * (ea + e)],
-                m.flex_edge[2 * (ea + e) + 1],
-                m.flex_edgeflap[2 * (ea + e)],
-                m.flex_edgeflap[2 * (ea + e) + 1],
-            ];
-            if v[3] == -1 {
+            let Some(v) = bending_stencil(m, ea + e) else {
                 continue;
-            }
+            };
             let p = elem_points(x, &v);
             let bb = &b[17 * e..17 * e + 17];
             for i in 0..4 {

@@ -127,13 +127,12 @@ impl FlexCsr {
                 let (v0, v1) = (m.flex_edge[2 * e] as usize, m.flex_edge[2 * e + 1] as usize);
                 link(&mut nbrs, v0, v1, &c.vert_slot);
                 link(&mut nbrs, v1, v0, &c.vert_slot);
-                if m.flex_dim[f] == 2 && m.flex_edgeflap[2 * e + 1] >= 0 {
-                    let st = [
-                        v0,
-                        v1,
-                        m.flex_edgeflap[2 * e] as usize,
-                        m.flex_edgeflap[2 * e + 1] as usize,
-                    ];
+                let stencil = match m.flex_dim[f] {
+                    2 => super::elastic::bending_stencil(m, e),
+                    _ => None,
+                };
+                if let Some(st) = stencil {
+                    let st = st.map(|v| v as usize);
                     for &a in &st {
                         for &b in &st {
                             link(&mut nbrs, a, b, &c.vert_slot);
@@ -181,13 +180,12 @@ impl FlexCsr {
                     find(&c, c.vert_slot[v0], c.vert_slot[v1]),
                     find(&c, c.vert_slot[v1], c.vert_slot[v0]),
                 ];
-                if m.flex_dim[f] == 2 && m.flex_edgeflap[2 * e + 1] >= 0 {
-                    let st = [
-                        v0,
-                        v1,
-                        va + m.flex_edgeflap[2 * e] as usize,
-                        va + m.flex_edgeflap[2 * e + 1] as usize,
-                    ];
+                let stencil = match m.flex_dim[f] {
+                    2 => super::elastic::bending_stencil(m, e),
+                    _ => None,
+                };
+                if let Some(st) = stencil {
+                    let st = st.map(|v| va + v as usize);
                     for i in 0..4 {
                         for j in 0..4 {
                             c.flap[e][4 * i + j] = find(&c, c.vert_slot[st[i]], c.vert_slot[st[j]]);
@@ -324,6 +322,7 @@ impl FlexCsr {
             if m.flex_dim[f] == 2 && badr >= 0 {
                 let b = &m.flex_bending[badr as usize..];
                 for e in 0..m.flex_edgenum[f] as usize {
+                    // a boundary edge: no bending stencil (`bending_stencil`)
                     if m.flex_edgeflap[2 * (ea + e) + 1] < 0 {
                         continue;
                     }

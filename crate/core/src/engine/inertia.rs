@@ -117,8 +117,8 @@ pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
 }
 
 /// [`super::solver::dot_sparse_avx`] (`mju_dotSparse`'s order) of a fixed length `N`: the same
-/// sums in the same order, through [`super::solver::sum_avx`]: with `N` a constant the loop unrolls and only the reads of `x`
-/// are bounds-checked.
+/// sums in the same order, through [`super::solver::sum_avx`]; with `N` a constant the loop
+/// unrolls and only the reads of `x` are bounds-checked.
 #[inline(always)]
 pub fn dot_sparse_n<const N: usize>(vals: &[f64; N], x: &[f64], ind: &[i32; N]) -> f64 {
     super::solver::sum_avx(N, |i| vals[i] * x[ind[i] as usize])

@@ -226,13 +226,7 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     let ms = &mut s.metric;
     let h = m.opt.timestep;
     // efm_ck, efm_diag and has_diag were set by `prepare_diag` at the start of the stage
-    let damper = !m.opt.disabled(disable::DAMPER);
-    let s1 = if m.opt.disabled(disable::SPRING) {
-        0.0
-    } else {
-        h * h
-    };
-    let s2 = if damper { h } else { 0.0 };
+    let (s1, s2) = stiffness_scales(m);
     ms.any_flex = false;
     for f in 0..m.nflex {
         ms.any_flex = ms.any_flex || flex_metric_possible(m, f);
@@ -250,7 +244,7 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     ms.con.clear();
     ms.con_ind.clear();
     ms.con_val.clear();
-    if !m.opt.disabled(disable::SPRING) || damper {
+    if !m.opt.disabled(disable::SPRING) || !m.opt.disabled(disable::DAMPER) {
         contact_rows(m, d, s, h * h);
     }
     let ms = &mut s.metric;
@@ -270,6 +264,26 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
         return;
     }
     let _ = build_blocks(m, d, s);
+}
+
+/// The weights of a flex's stiffness in the metric, `s1 + s2·β` with β its damping (s²): `h²`
+/// from the springs and `h` from the dampers, each 0 when its flag disables it. MuJoCo 3.15.0
+/// applies the flags also to the constant bending factor `efm0` it makes at compile time (built
+/// at h² + h·β regardless, flexlab's was 1.0e-7 m off in 1.6 s with the springs disabled:
+/// reference `discrete_cg_bend_nospring`).
+pub fn stiffness_scales(m: &Model) -> (f64, f64) {
+    let h = m.opt.timestep;
+    let s1 = if m.opt.disabled(disable::SPRING) {
+        0.0
+    } else {
+        h * h
+    };
+    let s2 = if m.opt.disabled(disable::DAMPER) {
+        0.0
+    } else {
+        h
+    };
+    (s1, s2)
 }
 
 /// Point mass of a flex vertex: the diagonal of M at its body's first dof when that body has
@@ -516,15 +530,9 @@ fn bend_mul(
     let b = &m.flex_bending[m.flex_bendingadr[f] as usize..];
     let ea = m.flex_edgeadr[f] as usize;
     for e in 0..m.flex_edgenum[f] as usize {
-        let st = [
-            m.flex_edge[2 * (ea + e)],
-            m.flex_edge[2 * (ea + e) + 1],
-            m.flex_edgeflap[2 * (ea + e)],
-            m.flex_edgeflap[2 * (ea + e) + 1],
-        ];
-        if st[3] < 0 {
+        let Some(st) = super::elastic::bending_stencil(m, ea + e) else {
             continue;
-        }
+        };
         let bb = &b[17 * e..17 * e + 16];
         let g = st.map(|v| {
             let o = 3 * v as usize;
@@ -822,6 +830,10 @@ pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// next step's warm start (`qacc_warmstart`) are MuJoCo's (checked against it with and without
 /// contacts).
 pub fn discrete_gyro(m: &Model, d: &mut Data, s: &mut Scratch) {
+    if s.free.bodies.is_empty() {
+        // the usual flex scene: nothing to solve, no right-hand side to gather
+        return;
+    }
     let mut rhs = std::mem::take(&mut s.qfrc_tmp);
     for i in 0..m.nv {
         rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
