@@ -156,7 +156,8 @@ if (browser) {
 }
 if (flexWasm) {
   const ok = flexWasm.gzip <= 500_000;
-  p(`| wasm ≤ 500 kB gzip | ${kb(flexWasm.gzip)} gzip (${kb(flexWasm.raw)} raw)${ok ? '' : `, ${kb(flexWasm.gzip - 500_000)} over`} | ${verdict(ok)} |`);
+  // in bytes too: near the target one decimal of kB rounds a met target up to "500.0 kB"
+  p(`| wasm ≤ 500 kB gzip | ${kb(flexWasm.gzip)} gzip, ${flexWasm.gzip} bytes (${kb(flexWasm.raw)} raw)${ok ? '' : `, ${kb(flexWasm.gzip - 500_000)} over`} | ${verdict(ok)} |`);
 }
 p();
 
