@@ -22,6 +22,11 @@ test('contacts and constraint rows show in the status, inspector, plots and scen
   await expect(page.locator('details.inspector thead th')).toContainText(['#', 'dist', 'pos.x']);
   await field.selectOption('efc_force');
   await expect(meta).toContainText(`mjData.efc_force · ${s.nefc} rows × 1`);
+  // 108 dofs: MuJoCo keeps efc_J sparse, one row per nonzero, and the inspector says so
+  await field.selectOption('efc_J');
+  await expect(meta).toContainText('mjData.efc_J ·');
+  await expect(meta).toContainText('MuJoCo keeps efc_J sparse (CSR) for this model');
+  await expect(page.locator('details.inspector').getByRole('button', { name: /^efc_J\[0\]/ })).toHaveCount(0);
 
   // selecting a contact highlights its flex vertex in the scene
   await field.selectOption('contact');

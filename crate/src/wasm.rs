@@ -137,6 +137,7 @@ impl Scene {
     /// Sizes, options and names as JSON: `{sizes, options, name, body, flex, geom, joint,
     /// actuator, tendon, site, warnings, stat}` (unnamed objects are empty strings, as in
     /// `mjModel.names`; `warnings` are the compile warnings, each with its location line).
+    /// `options.sparse` is `mj_isSparse`: whether MuJoCo keeps `efc_J` sparse for this model.
     pub fn info(&self) -> String {
         let m = &self.model;
         let mut s = String::from("{\"sizes\":{");
@@ -177,10 +178,15 @@ impl Scene {
         s.push_str("},\"options\":{\"timestep\":");
         num(&mut s, m.opt.timestep);
         s.push_str(&format!(
-            ",\"integrator\":\"{}\",\"solver\":\"{}\",\"cone\":\"{}\"}},\"name\":",
+            ",\"integrator\":\"{}\",\"solver\":\"{}\",\"cone\":\"{}\",\"sparse\":{}}},\"name\":",
             m.opt.integrator.mjcf_name(),
             m.opt.solver.mjcf_name(),
-            m.opt.cone.trace_name()
+            m.opt.cone.trace_name(),
+            if crate::engine::constraint::sparse_jacobian(m) {
+                "true"
+            } else {
+                "false"
+            }
         ));
         json_str(&mut s, &m.name);
         let names = |s: &mut String, key: &str, v: &[String]| {

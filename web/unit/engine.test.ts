@@ -50,6 +50,47 @@ describe('FlexScene', () => {
   });
 });
 
+describe('efc_J in MuJoCo\'s layout', () => {
+  // a 3×3 cloth lying on the floor: 9 vertices (27 dofs), all touching at the start
+  const cloth = (jacobian: string): string =>
+    `<mujoco><option jacobian="${jacobian}"/><worldbody><geom type="plane" size="1 1 .1"/>
+     <flexcomp name="c" type="grid" dim="2" count="3 3 1" spacing=".1 .1 .1" pos="0 0 .005" radius=".01" mass=".1">
+     <edge equality="true"/></flexcomp></worldbody></mujoco>`;
+
+  it('is dense (nefc × nv) where MuJoCo keeps it dense, with the sparse rows\' values', () => {
+    const dense = FlexScene.compile(cloth('auto'));
+    const sparse = FlexScene.compile(cloth('sparse'));
+    expect(dense.info.options.sparse).toBe(false); // auto with nv = 27 < 60
+    expect(sparse.info.options.sparse).toBe(true);
+    dense.forward();
+    sparse.forward();
+    const nv = dense.info.sizes.nv;
+    const nefc = dense.nefc;
+    expect(nefc).toBeGreaterThan(0);
+    expect(sparse.nefc).toBe(nefc);
+    const J = dense.dataField('efc_J');
+    expect(J.length).toBe(nefc * nv);
+    expect(dense.fieldCols('efc_J')).toBe(nv);
+    // MuJoCo leaves the CSR index arrays at zero when the Jacobian is dense
+    expect(Array.from(dense.dataField('efc_J_rownnz'))).toEqual(new Array(nefc).fill(0));
+    expect(dense.dataField('efc_J_colind').every((x) => x === 0)).toBe(true);
+    // row r of the dense matrix holds exactly the nonzeros of sparse row r, at their dofs
+    const vals = sparse.dataField('efc_J');
+    const rownnz = sparse.dataField('efc_J_rownnz');
+    const rowadr = sparse.dataField('efc_J_rowadr');
+    const colind = sparse.dataField('efc_J_colind');
+    expect(sparse.fieldCols('efc_J')).toBe(1);
+    expect(vals.length).toBe(rowadr[nefc - 1] + rownnz[nefc - 1]);
+    for (let r = 0; r < nefc; r++) {
+      const expected = new Array<number>(nv).fill(0);
+      for (let k = rowadr[r]; k < rowadr[r] + rownnz[r]; k++) expected[colind[k]] = vals[k];
+      expect(Array.from(J.subarray(r * nv, (r + 1) * nv))).toEqual(expected);
+    }
+    dense.dispose();
+    sparse.dispose();
+  });
+});
+
 describe('energies and contacts', () => {
   it('reports MuJoCo energies and an empty contact list while contact is off', () => {
     const s = FlexScene.compile(cable);

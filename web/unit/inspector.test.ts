@@ -16,6 +16,11 @@ describe('rowKind', () => {
     expect(rowKind('flex_vertadr', 2, sizes)).toBe('flex');
     expect(rowKind('contact', 0, sizes)).toBe('contact');
     expect(rowKind('efc_force', 0, sizes)).toBe('efc');
+    // a sparse efc_J has a row per nonzero; a dense one a row per constraint, as efc_J_rownnz
+    expect(rowKind('efc_J', 40, sizes, true)).toBeNull();
+    expect(rowKind('efc_J_colind', 40, sizes, true)).toBeNull();
+    expect(rowKind('efc_J_rownnz', 8, sizes, true)).toBe('efc');
+    expect(rowKind('efc_J', 8, sizes, false)).toBe('efc');
     expect(rowKind('qpos', 63, sizes)).toBeNull();
     // a per-flex array is never taken for vertices, even by name
     expect(rowKind('flex_vertnum', 2, sizes)).toBe('flex');

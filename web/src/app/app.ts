@@ -100,7 +100,7 @@ export class App {
     copy.addEventListener('click', () => void this.copyLink());
     this.bench.onLoaded((s) => {
       this.controls.setScene(s);
-      this.inspector.setScene(s.fields, s.info.sizes, s.topology);
+      this.inspector.setScene(s.fields, s.info.sizes, s.topology, s.info.options.sparse);
       this.plots.clear();
       if (this.lesson && !this.fieldsLinked) {
         this.fieldsLinked = true;

@@ -24,7 +24,11 @@ export function engineVersion(): string {
 export interface ModelInfo {
   name: string;
   sizes: Record<string, number>;
-  options: { timestep: number; integrator: string; solver: string; cone: string };
+  /**
+   * `sparse`: whether MuJoCo keeps the constraint Jacobian sparse (`mj_isSparse`: jacobian
+   * "sparse", or "auto" from 60 dofs on); it decides the layout of `efc_J` (see `dataField`).
+   */
+  options: { timestep: number; integrator: string; solver: string; cone: string; sparse: boolean };
   body: string[];
   flex: string[];
   geom: string[];
@@ -101,6 +105,9 @@ export function contactNormalForce(efcForce: ArrayLike<number>, c: Pick<Contact,
 /** Extra files a model refers to (includes, meshes), by the name the MJCF uses. */
 export type ModelFiles = Array<[string, string | Uint8Array]>;
 
+/** The arrays of the engine's sparse constraint Jacobian, which MuJoCo fills only when sparse. */
+const JACOBIAN_CSR = new Set(['efc_J', 'efc_J_rownnz', 'efc_J_rowadr', 'efc_J_colind']);
+
 /** A compiled scene: one model and its simulation state. */
 export class FlexScene {
   private readonly scene: Scene;
@@ -173,13 +180,33 @@ export class FlexScene {
     return this.scene.model_field(name);
   }
 
-  /** A data field by MuJoCo name (copied, trimmed to the current rows). */
+  /**
+   * A data field by MuJoCo name (copied, trimmed to the current rows), laid out as MuJoCo lays
+   * it out. The engine always builds the constraint Jacobian sparse (CSR); where MuJoCo keeps it
+   * dense (`options.sparse` false), `efc_J` is given as MuJoCo's nefc × nv row-major matrix and
+   * `efc_J_rownnz`, `efc_J_rowadr` and `efc_J_colind` as the zeros MuJoCo leaves in them
+   * (`efc_J_colind` nefc × nv long, as MuJoCo allocates it).
+   */
   dataField(name: string): Float64Array {
-    return this.scene.data_field(name);
+    const values = this.scene.data_field(name);
+    if (this.info.options.sparse || !JACOBIAN_CSR.has(name)) return values;
+    const nv = this.info.sizes.nv;
+    const nefc = this.nefc;
+    if (name === 'efc_J_rownnz' || name === 'efc_J_rowadr') return new Float64Array(nefc);
+    const dense = new Float64Array(nefc * nv);
+    if (name === 'efc_J_colind') return dense;
+    const rownnz = this.scene.data_field('efc_J_rownnz');
+    const rowadr = this.scene.data_field('efc_J_rowadr');
+    const colind = this.scene.data_field('efc_J_colind');
+    for (let r = 0; r < nefc; r++) {
+      for (let k = rowadr[r]; k < rowadr[r] + rownnz[r]; k++) dense[r * nv + colind[k]] = values[k];
+    }
+    return dense;
   }
 
-  /** Values per row of a field (3 for positions, 9 for matrices, …). */
+  /** Values per row of a field (3 for positions, 9 for matrices, …); `nv` for a dense `efc_J`. */
   fieldCols(name: string): number {
+    if (!this.info.options.sparse && (name === 'efc_J' || name === 'efc_J_colind')) return this.info.sizes.nv;
     return this.scene.field_cols(name);
   }
 

@@ -19,9 +19,14 @@ const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_c
 /** Column names MuJoCo's docs use for common row widths. */
 const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];
 
-/** Which kind of object the rows of `name` describe, given its row count. */
-export function rowKind(name: string, rows: number, sizes: Record<string, number>): RowKind {
+/** The constraint Jacobian's arrays that hold one row per nonzero while it is sparse. */
+const JACOBIAN_NONZEROS = new Set(['efc_J', 'efc_J_colind']);
+
+/** Which kind of object the rows of `name` describe, given its row count and whether MuJoCo
+ *  keeps the constraint Jacobian sparse (then `efc_J` has a row per nonzero, not per constraint). */
+export function rowKind(name: string, rows: number, sizes: Record<string, number>, sparse = false): RowKind {
   if (name === 'contact') return 'contact';
+  if (sparse && JACOBIAN_NONZEROS.has(name)) return null;
   if (name.startsWith('efc_')) return 'efc';
   if (VERTEX_FIELDS.has(name) && rows === sizes.nflexvert) return 'vertex';
   if (EDGE_FIELDS.has(name) && rows === sizes.nflexedge) return 'edge';
@@ -66,6 +71,8 @@ export class Inspector {
   private readonly tableWrap: HTMLElement;
   private names: { model: string[]; data: string[] } = { model: [], data: [] };
   private sizes: Record<string, number> = {};
+  /** Whether MuJoCo keeps this model's constraint Jacobian sparse (`mj_isSparse`). */
+  private sparse = false;
   private topo: Topology | null = null;
   private live = true;
   private field = '';
@@ -119,10 +126,11 @@ export class Inspector {
     this.listeners.push(f);
   }
 
-  /** A new scene: its field names, sizes and topology. */
-  setScene(names: { model: string[]; data: string[] }, sizes: Record<string, number>, topo: Topology): void {
+  /** A new scene: its field names, sizes, topology and constraint Jacobian layout. */
+  setScene(names: { model: string[]; data: string[] }, sizes: Record<string, number>, topo: Topology, sparse = false): void {
     this.names = names;
     this.sizes = sizes;
+    this.sparse = sparse;
     this.topo = topo;
     this.selectedRow = -1;
     this.layout = '';
@@ -201,12 +209,13 @@ export class Inspector {
   private render(name: string, values: Float64Array, cols: number, where: string): void {
     const rows = Math.floor(values.length / cols);
     this.shape = { rows, cols };
-    const kind = rowKind(name, rows, this.sizes);
+    const kind = rowKind(name, rows, this.sizes, this.sparse);
     const first = Math.min(Math.max(0, Math.floor(Number(this.firstRow.value) || 0)), Math.max(0, rows - 1));
     const last = Math.min(rows, first + PAGE_ROWS);
     const src = where === 'model' ? 'mjModel' : 'mjData';
     const more = rows > PAGE_ROWS ? ` · ${t('moreRows', { n: PAGE_ROWS })}` : '';
-    this.meta.textContent = `${src}.${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}`;
+    const note = name.startsWith('efc_J') ? ` · ${t(this.sparse ? 'jacobianSparse' : 'jacobianDense')}` : '';
+    this.meta.textContent = `${src}.${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}${note}`;
     this.values = values;
     // a live refresh of the same rows only rewrites numbers, so focus and scroll stay put
     const layout = `${name}|${rows}|${cols}|${first}|${this.selectedRow}`;
