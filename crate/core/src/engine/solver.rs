@@ -710,8 +710,12 @@ fn fill_row(
     }
 }
 
-/// Solves for `qacc`, `efc_force` and `qfrc_constraint`.
+/// Solves for `qacc`, `efc_force` and `qfrc_constraint`, after `efc_b` as MuJoCo (`mj_fwdConstraint`).
 pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
+    // efc_b = J·qacc_smooth − aref, each row's violation without constraint forces
+    let mut b = std::mem::take(&mut d.a.efc_b);
+    constraint::residual(m, d, &mut b, &d.a.qacc_smooth);
+    d.a.efc_b = b;
     let mut w = std::mem::take(&mut s.solver);
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
@@ -749,7 +753,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     for i in 0..nv {
         cost_warm += 0.5 * (w.ma[i] - w.f[i]) * (d.a.qacc_warmstart[i] - d.a.qacc_smooth[i]);
     }
-    constraint::residual(m, d, &mut w.jar, &d.a.qacc_smooth);
+    w.jar[..n].copy_from_slice(&d.a.efc_b[..n]);
     let cost_smooth = constraint::update(d, &w.jar[..n], false);
     if cost_warm <= cost_smooth {
         w.a.copy_from_slice(&d.a.qacc_warmstart);
@@ -2176,7 +2180,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         w.ar[r * n + r] += d.a.efc_R[r];
     }
     // b = J·a_s − aref
-    constraint::residual(m, d, &mut w.jar, &d.a.qacc_smooth);
+    w.jar[..n].copy_from_slice(&d.a.efc_b[..n]);
     let ar = std::mem::take(&mut w.ar);
     let b = std::mem::take(&mut w.jar);
     let ardot = |r: usize, f: &[f64]| -> f64 {

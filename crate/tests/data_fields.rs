@@ -1,0 +1,199 @@
+//! Every mjData array flexlab names (the lab's inspector lists them by these names) against
+//! MuJoCo 3.15.0's array of that name, from the very same state: each case of
+//! scripts/oracle/data-field-references.txt loads MuJoCo's qpos, qvel and qacc_warmstart
+//! (committed in crate/tests/data_fields/, written by scripts/oracle/data-fields.py), runs
+//! `forward` and compares the arrays. This catches an array that is never filled, laid out
+//! otherwise or defined otherwise than MuJoCo's, which the trajectories alone do not see.
+
+mod common;
+
+use flexlab::fields::FieldRef;
+
+/// Arrays of whole numbers (ids, types, states, CSR indices): compared exactly.
+const INTEGER: &[&str] = &[
+    "efc_type",
+    "efc_id",
+    "efc_state",
+    "efc_J_rownnz",
+    "efc_J_rowadr",
+    "efc_J_colind",
+];
+
+/// Relative to the largest magnitude in MuJoCo's array. Every value comes from the same state,
+/// so most arrays agree to round-off; the accelerations and forces come out of iterative solves
+/// that stop at `opt.tolerance` (1e-8 relative), where round-off differences can stop them at
+/// other points.
+const RELATIVE_TOLERANCE: f64 = 1e-7;
+
+struct Case {
+    name: String,
+    model: std::path::PathBuf,
+    /// Arrays MuJoCo leaves stale at this state (the manifest says why).
+    stale: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let text =
+        std::fs::read_to_string(common::repo().join("scripts/oracle/data-field-references.txt"))
+            .expect("manifest");
+    let oracle = common::shared().join("oracle");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            let model = f[1].replace("$ORACLE", &oracle.to_string_lossy());
+            let model = if model.starts_with('/') {
+                model.into()
+            } else {
+                common::repo().join(model)
+            };
+            Case {
+                name: f[0].to_string(),
+                model,
+                stale: f[3].split_whitespace().map(String::from).collect(),
+            }
+        })
+        .collect()
+}
+
+fn numbers(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
+
+fn values(f: FieldRef<'_>) -> Vec<f64> {
+    f.to_f64()
+}
+
+/// flexlab's CSR constraint Jacobian as MuJoCo's dense nefc × nv matrix.
+fn dense_jacobian(d: &flexlab::Data, nv: usize) -> Vec<f64> {
+    let mut out = vec![0.0; d.nefc * nv];
+    for r in 0..d.nefc {
+        let adr = d.efc_J_rowadr[r] as usize;
+        for k in adr..adr + d.efc_J_rownnz[r] as usize {
+            out[r * nv + d.efc_J_colind[k] as usize] = d.efc_J[k];
+        }
+    }
+    out
+}
+
+/// The differences of one case, one line per array that disagrees.
+fn compare(case: &Case) -> Vec<String> {
+    let path = common::repo().join(format!("crate/tests/data_fields/{}.json", case.name));
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("reference")).unwrap();
+    assert_eq!(reference["format"], "flexlab-data-fields/1");
+    let m = flexlab::load_file(&case.model).expect("the model compiles");
+    let mut d = flexlab::Data::new(&m);
+    let state = &reference["state"];
+    d.qpos.copy_from_slice(&numbers(&state["qpos"]));
+    d.qvel.copy_from_slice(&numbers(&state["qvel"]));
+    d.qacc_warmstart
+        .copy_from_slice(&numbers(&state["qacc_warmstart"]));
+    flexlab::engine::forward(&m, &mut d);
+    assert_eq!(
+        d.nefc as u64,
+        reference["nefc"].as_u64().unwrap(),
+        "{}: nefc",
+        case.name
+    );
+    let sparse = reference["sparse"].as_bool().unwrap();
+    assert_eq!(
+        flexlab::engine::constraint::sparse_jacobian(&m),
+        sparse,
+        "{}: mj_isSparse",
+        case.name
+    );
+    let mut out = Vec::new();
+    for &name in flexlab::data::DataArrays::NAMES {
+        if case.stale.iter().any(|s| s == name) {
+            continue;
+        }
+        let dense = !sparse && name.starts_with("efc_J");
+        // a dense Jacobian leaves MuJoCo's CSR index arrays unset (stale arena memory)
+        if dense && name != "efc_J" {
+            continue;
+        }
+        let Some(theirs) = reference["fields"].get(name) else {
+            out.push(format!("{name}: not in MuJoCo's mjData"));
+            continue;
+        };
+        let theirs = numbers(theirs);
+        let ours = if dense {
+            dense_jacobian(&d, m.nv)
+        } else {
+            values(d.field(name).expect("a named array"))
+        };
+        if ours.len() != theirs.len() {
+            out.push(format!(
+                "{name}: {} values, MuJoCo {}",
+                ours.len(),
+                theirs.len()
+            ));
+            continue;
+        }
+        let scale = theirs.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+        let tol = if INTEGER.contains(&name) {
+            0.0
+        } else {
+            RELATIVE_TOLERANCE * scale
+        };
+        let worst = ours
+            .iter()
+            .zip(&theirs)
+            .enumerate()
+            .map(|(i, (a, b))| (i, (a - b).abs()))
+            .fold((0, 0.0), |w, x| if x.1 > w.1 { x } else { w });
+        if worst.1 > tol || ours.iter().any(|x| x.is_nan()) != theirs.iter().any(|x| x.is_nan()) {
+            out.push(format!(
+                "{name}[{}]: {} vs MuJoCo {} (off by {:.3e}, MuJoCo's largest |value| {scale:.3e})",
+                worst.0, ours[worst.0], theirs[worst.0], worst.1
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn data_arrays_match_mujoco_from_its_state() {
+    let cases = cases();
+    assert!(cases.len() >= 5, "the manifest lists the cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        for line in compare(case) {
+            failures.push(format!("{}: {line}", case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "mjData arrays that differ from MuJoCo 3.15.0's:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The stale-array lists are not a blanket: each case's listed arrays do differ (else the entry
+/// is no longer needed and hides a check).
+#[test]
+fn stale_arrays_listed_are_needed() {
+    for case in cases().iter().filter(|c| !c.stale.is_empty()) {
+        let unlisted = Case {
+            name: case.name.clone(),
+            model: case.model.clone(),
+            stale: Vec::new(),
+        };
+        let differing = compare(&unlisted);
+        for s in &case.stale {
+            assert!(
+                differing
+                    .iter()
+                    .any(|l| l.starts_with(&format!("{s}[")) || l.starts_with(&format!("{s}:"))),
+                "{}: '{s}' is listed as stale but agrees with MuJoCo",
+                case.name
+            );
+        }
+    }
+}
