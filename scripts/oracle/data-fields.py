@@ -39,7 +39,7 @@ for name in dir(d):
     if name.startswith("_") or (names is not None and name not in names):
         continue
     v = getattr(d, name)
-    if isinstance(v, np.ndarray) and v.dtype.kind in "fiu":
+    if isinstance(v, np.ndarray) and v.dtype.kind in "biuf":
         fields[name] = [float(x) for x in v.ravel()]
 out = {
     "format": "flexlab-data-fields/1",

@@ -1,6 +1,8 @@
 /** Which scene object a row of a field stands for, and how URL parameter text is read. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rowKind } from '../src/ui/inspector';
+import { FlexScene, loadEngine } from '../src/engine/flexlab';
+import { arrayGroup, FLEXLAB_ONLY, MODEL_ARRAYS_IN_MJDATA, rowKind } from '../src/ui/inspector';
 import { parseParam } from '../src/ui/params';
 
 const sizes = { nflex: 2, nflexvert: 21, nflexedge: 19, ngeom: 1, nbody: 21 };
@@ -36,5 +38,33 @@ describe('parseParam', () => {
     expect(parseParam({ name: 's', label: {}, kind: 'bool' }, 'true')).toBe(true);
     expect(parseParam({ name: 's', label: {}, kind: 'bool' }, '0')).toBe(false);
     expect(parseParam({ name: 's', label: {}, kind: 'bool' }, 'maybe')).toBeNull();
+  });
+});
+
+describe('arrayGroup', () => {
+  // MuJoCo 3.15.0's array names, written by scripts/oracle/mujoco-names.py
+  const mujoco = JSON.parse(readFileSync(new URL('./mujoco-names.json', import.meta.url), 'utf8')) as {
+    engine: string;
+    model: string[];
+    data: string[];
+  };
+
+  it('lists every array where MuJoCo 3.15.0 has it, and only the declared ones as flexlab\'s own', async () => {
+    expect(mujoco.engine).toBe('mujoco 3.15.0');
+    await loadEngine(readFileSync(new URL('../src/wasm/flexlab_bg.wasm', import.meta.url)));
+    const s = FlexScene.compile('<mujoco><worldbody><geom size="1"/></worldbody></mujoco>');
+    const names = s.fieldNames();
+    s.dispose();
+    const inModel = new Set(mujoco.model);
+    const inData = new Set(mujoco.data);
+    const misplaced: string[] = [];
+    for (const n of names.model) {
+      const g = arrayGroup(n, true);
+      if (g === 'mjModel' ? !inModel.has(n) : g === 'mjData' ? !inData.has(n) : inModel.has(n) || inData.has(n)) misplaced.push(`${n} (${g})`);
+    }
+    for (const n of names.data) if (arrayGroup(n, false) !== 'mjData' || !inData.has(n)) misplaced.push(`${n} (mjData)`);
+    expect(misplaced).toEqual([]);
+    // the exceptions are arrays the engine has
+    for (const n of [...FLEXLAB_ONLY, ...MODEL_ARRAYS_IN_MJDATA]) expect(names.model).toContain(n);
   });
 });

@@ -19,6 +19,26 @@ const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_c
 /** Column names MuJoCo's docs use for common row widths. */
 const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];
 
+/**
+ * Arrays the engine keeps on its model that MuJoCo keeps in mjData: the actuator moment's
+ * sparsity, fixed per model in flexlab. The inspector lists them under mjData, as MuJoCo does.
+ */
+export const MODEL_ARRAYS_IN_MJDATA = new Set(['moment_rownnz', 'moment_rowadr', 'moment_colind']);
+
+/**
+ * The engine's own model arrays, which MuJoCo's mjModel does not have: `flex_elastic3d` keeps
+ * the spec-only `mjsFlex.elastic3d` (0 StVK, 1 Stable Neo-Hookean), `mesh_plugin` the SDF plugin
+ * that made a mesh. The inspector lists them apart, so no one takes them for MuJoCo's.
+ */
+export const FLEXLAB_ONLY = new Set(['flex_elastic3d', 'mesh_plugin']);
+
+/** Where an array stands in MuJoCo: `mjModel`, `mjData`, or `flexlab` (the engine's own). */
+export function arrayGroup(name: string, model: boolean): 'mjModel' | 'mjData' | 'flexlab' {
+  if (FLEXLAB_ONLY.has(name)) return 'flexlab';
+  if (!model || MODEL_ARRAYS_IN_MJDATA.has(name)) return 'mjData';
+  return 'mjModel';
+}
+
 /** The constraint Jacobian's arrays that hold one row per nonzero while it is sparse. */
 const JACOBIAN_NONZEROS = new Set(['efc_J', 'efc_J_colind']);
 
@@ -143,9 +163,11 @@ export class Inspector {
     const q = this.filter.value.trim().toLowerCase();
     const keep = this.field;
     this.select.replaceChildren();
+    const model = this.names.model;
     const groups: Array<[string, string[]]> = [
-      ['mjModel', this.names.model],
-      ['mjData', [...this.names.data, 'contact']],
+      ['mjModel', model.filter((n) => arrayGroup(n, true) === 'mjModel')],
+      ['mjData', [...this.names.data, ...model.filter((n) => arrayGroup(n, true) === 'mjData'), 'contact']],
+      [t('flexlabOnly'), model.filter((n) => arrayGroup(n, true) === 'flexlab')],
     ];
     for (const [label, list] of groups) {
       const g = el('optgroup', { label });
@@ -212,10 +234,11 @@ export class Inspector {
     const kind = rowKind(name, rows, this.sizes, this.sparse);
     const first = Math.min(Math.max(0, Math.floor(Number(this.firstRow.value) || 0)), Math.max(0, rows - 1));
     const last = Math.min(rows, first + PAGE_ROWS);
-    const src = where === 'model' ? 'mjModel' : 'mjData';
+    const group = arrayGroup(name, where === 'model');
+    const src = group === 'flexlab' ? t('flexlabOnly') : group;
     const more = rows > PAGE_ROWS ? ` · ${t('moreRows', { n: PAGE_ROWS })}` : '';
     const note = name.startsWith('efc_J') ? ` · ${t(this.sparse ? 'jacobianSparse' : 'jacobianDense')}` : '';
-    this.meta.textContent = `${src}.${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}${note}`;
+    this.meta.textContent = `${src}${group === 'flexlab' ? ': ' : '.'}${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}${note}`;
     this.values = values;
     // a live refresh of the same rows only rewrites numbers, so focus and scroll stay put
     const layout = `${name}|${rows}|${cols}|${first}|${this.selectedRow}`;
