@@ -46,6 +46,8 @@ fn resolve_limited(
 pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
     let autolimits = spec.compiler.autolimits;
     m.ntendon = spec.tendons.len();
+    // MuJoCo's mj_setConst names a joint's actuator only for actuators with damping or
+    // armature, which the parser refuses as not supported yet: every joint has none (-1)
     m.jnt_actuatorid = vec![-1; m.njnt];
     for t in &spec.tendons {
         let e = |msg: String| err(msg, "tendon", &t.name, t.line);
@@ -123,7 +125,6 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                     .at_element("actuator")
                     .at_line(a.line));
                 }
-                m.jnt_actuatorid[j] = i as i32;
                 (0, j)
             }
             Transmission::Tendon(n) => {

@@ -158,6 +158,8 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         "nsample",
         "interp",
         "delay",
+        "damping",
+        "armature",
     ]);
     if !in_default {
         allowed.push("name");
@@ -187,6 +189,9 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         "delay",
         "timeconst",
         "inheritrange",
+        // MuJoCo 3.15.0's actuator damping and armature (added to the joint's dof)
+        "damping",
+        "armature",
     ])?;
     if let Some(n) = e.string("name") {
         a.name = n;

@@ -49,6 +49,29 @@ mod tests {
         assert_eq!(e.location.line, Some(3));
     }
 
+    /// MuJoCo 3.15.0 accepts actuator `damping` and `armature` (on `<general>` and the
+    /// shortcuts, in defaults too); flexlab says it does not support them, never that they are
+    /// unknown.
+    #[test]
+    fn actuator_damping_and_armature_are_known_but_not_supported() {
+        for (act, attr) in [
+            ("motor", "damping=\"0.5\""),
+            ("general", "armature=\"0.1\""),
+            ("position kp=\"1\"", "damping=\"2\""),
+        ] {
+            let xml = format!(
+                "<mujoco><worldbody><body><joint name=\"j\"/><geom size=\".1\"/></body>\
+                 </worldbody><actuator>\n<{act} joint=\"j\" {attr}/></actuator></mujoco>"
+            );
+            let e = err(&xml);
+            assert_eq!(e.kind, crate::error::ErrorKind::Unsupported, "{e}");
+            assert!(e.message.contains("is not supported by flexlab yet"), "{e}");
+            assert_eq!(e.location.line, Some(2));
+        }
+        let e = err("<mujoco><default><motor damping=\"1\"/></default></mujoco>");
+        assert_eq!(e.kind, crate::error::ErrorKind::Unsupported, "{e}");
+    }
+
     #[test]
     fn statistic_is_read_and_checked() {
         let s = parse(
