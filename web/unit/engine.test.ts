@@ -71,7 +71,7 @@ describe('efc_J in MuJoCo\'s layout', () => {
     const J = dense.dataField('efc_J');
     expect(J.length).toBe(nefc * nv);
     expect(dense.fieldCols('efc_J')).toBe(nv);
-    // MuJoCo leaves the CSR index arrays at zero when the Jacobian is dense
+    // MuJoCo leaves the CSR index arrays unset when the Jacobian is dense: shown as zeros
     expect(Array.from(dense.dataField('efc_J_rownnz'))).toEqual(new Array(nefc).fill(0));
     expect(dense.dataField('efc_J_colind').every((x) => x === 0)).toBe(true);
     // row r of the dense matrix holds exactly the nonzeros of sparse row r, at their dofs

@@ -109,7 +109,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
     m.tendon_invweight0 = vec![0.0; m.ntendon];
 
     m.nu = spec.actuators.len();
-    for (i, a) in spec.actuators.iter().enumerate() {
+    for a in &spec.actuators {
         let e = |msg: String| err(msg, "actuator", &a.name, a.line);
         let (trntype, id) = match &a.target {
             Transmission::Joint(n) => {

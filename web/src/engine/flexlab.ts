@@ -183,9 +183,9 @@ export class FlexScene {
   /**
    * A data field by MuJoCo name (copied, trimmed to the current rows), laid out as MuJoCo lays
    * it out. The engine always builds the constraint Jacobian sparse (CSR); where MuJoCo keeps it
-   * dense (`options.sparse` false), `efc_J` is given as MuJoCo's nefc × nv row-major matrix and
-   * `efc_J_rownnz`, `efc_J_rowadr` and `efc_J_colind` as the zeros MuJoCo leaves in them
-   * (`efc_J_colind` nefc × nv long, as MuJoCo allocates it).
+   * dense (`options.sparse` false), `efc_J` is given as MuJoCo's nefc × nv row-major matrix, and
+   * `efc_J_rownnz`, `efc_J_rowadr` and `efc_J_colind`, which MuJoCo then leaves unset (stale
+   * memory), as zeros of MuJoCo's lengths (`efc_J_colind` nefc × nv long, as MuJoCo allocates it).
    */
   dataField(name: string): Float64Array {
     const values = this.scene.data_field(name);

@@ -47,8 +47,8 @@ const STRINGS = {
   noRows: { zh: '（当前为空，例如没有接触时 ncon = 0）', en: '(empty now, e.g. ncon = 0 when nothing touches)' },
   flexlabOnly: { zh: 'flexlab 自己的数组（MuJoCo 没有）', en: 'flexlab’s own arrays (not in MuJoCo)' },
   jacobianDense: {
-    zh: 'MuJoCo 把这个模型的 efc_J 存成稠密矩阵：nefc 行 × nv 列（mj_isSparse = 0：jacobian="dense"，或 "auto" 且 nv < 60），efc_J_rownnz、efc_J_rowadr、efc_J_colind 不用，都是 0',
-    en: 'MuJoCo keeps efc_J dense for this model: nefc rows × nv columns (mj_isSparse = 0: jacobian="dense", or "auto" with nv < 60); efc_J_rownnz, efc_J_rowadr and efc_J_colind are unused and 0',
+    zh: 'MuJoCo 把这个模型的 efc_J 存成稠密矩阵：nefc 行 × nv 列（mj_isSparse = 0：jacobian="dense"，或 "auto" 且 nv < 60），efc_J_rownnz、efc_J_rowadr、efc_J_colind 不用（MuJoCo 不填写它们，这里显示为 0）',
+    en: 'MuJoCo keeps efc_J dense for this model: nefc rows × nv columns (mj_isSparse = 0: jacobian="dense", or "auto" with nv < 60); efc_J_rownnz, efc_J_rowadr and efc_J_colind are unused (MuJoCo leaves them unset; shown as 0)',
   },
   jacobianSparse: {
     zh: 'MuJoCo 把这个模型的 efc_J 存成稀疏（CSR）：约束行 i 的非零元是 efc_J[efc_J_rowadr[i] …]，共 efc_J_rownnz[i] 个，所在的 DOF 在 efc_J_colind 里',
