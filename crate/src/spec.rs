@@ -454,7 +454,9 @@ impl Default for EqualitySpec {
             name1: String::new(),
             name2: String::new(),
             sites: false,
-            data: [0.0; NEQDATA],
+            // mjs_defaultEquality: polycoef "0 1 0 0 0" and torquescale 1; each kind overwrites
+            // the part it uses, and the rest shows in eq_data as MuJoCo 3.15.0 leaves it
+            data: [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
             line: 0,
         }
     }

@@ -175,6 +175,8 @@ reference_cases!(
     cable_connect_slider,
     eq_weld_connect_discrete,
     eq_weld_connect_discrete_damped,
+    eq_sites_euler,
+    eq_sites_discrete,
     contact_discrete_damped,
     box_box_sphere,
     capsule_box,

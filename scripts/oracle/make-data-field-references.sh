@@ -13,6 +13,6 @@ grep -v '^#' scripts/oracle/data-field-references.txt | while IFS='|' read -r na
   if [ -n "$only" ] && [ "$only" != "$name" ]; then continue; fi
   model=${model//\$ORACLE/$ORACLE}
   echo "data fields: $name"
-  .venv/bin/python scripts/oracle/data-fields.py "$model" "$steps" crate/core/src/data.rs \
+  .venv/bin/python scripts/oracle/data-fields.py "$model" "$steps" crate/core/src \
     > "crate/tests/data_fields/$name.json"
 done

@@ -1068,26 +1068,29 @@ pub fn make(
         flex.has_strain_eq = true;
     }
     spec.flexes.push(flex);
-    let make_eq = |t: EqType, data: [f64; 3]| {
+    // `cell`: a strain row's cell (or shell face); edge and vertex rows keep the default data
+    let make_eq = |t: EqType, cell: Option<[f64; 3]>| {
         let mut q = eq_default.clone();
         q.eqtype = t;
         q.active = true;
         q.name1 = fname.clone();
         q.solref = fc.eq_solref;
         q.solimp = fc.eq_solimp;
-        q.data[..3].copy_from_slice(&data);
+        if let Some(cell) = cell {
+            q.data[..3].copy_from_slice(&cell);
+        }
         q.line = fc.line;
         q
     };
     match fc.equality {
-        1 => spec.equalities.push(make_eq(EqType::Flex, [0.0; 3])),
-        2 => spec.equalities.push(make_eq(EqType::FlexVert, [0.0; 3])),
+        1 => spec.equalities.push(make_eq(EqType::Flex, None)),
+        2 => spec.equalities.push(make_eq(EqType::FlexVert, None)),
         3 => {
             if shell {
                 let nfe = 2 * (cy * cz + cx * cz + cx * cy);
                 for fe in 0..nfe {
                     spec.equalities
-                        .push(make_eq(EqType::FlexStrain, [fe as f64, -1.0, -1.0]));
+                        .push(make_eq(EqType::FlexStrain, Some([fe as f64, -1.0, -1.0])));
                 }
             } else {
                 for ci in 0..cx {
@@ -1099,7 +1102,7 @@ pub fn make(
                             }
                             spec.equalities.push(make_eq(
                                 EqType::FlexStrain,
-                                [ci as f64, cj as f64, ck as f64],
+                                Some([ci as f64, cj as f64, ck as f64]),
                             ));
                         }
                     }

@@ -1891,7 +1891,8 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         ));
                     }
                 }
-                (j1 as i32, j2, 3)
+                // MuJoCo 3.15.0 leaves eq_objtype at 0 (mjOBJ_UNKNOWN) but for bodies and sites
+                (j1 as i32, j2, 0)
             }
             EqType::Tendon => {
                 // needs tendon equality rows in the constraint stage
@@ -1914,7 +1915,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         q.name1
                     )));
                 }
-                (f as i32, -1, 9)
+                (f as i32, -1, 0)
             }
         };
         m.eq_type.push(q.eqtype as i32);

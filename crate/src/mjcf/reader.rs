@@ -872,7 +872,10 @@ impl<'a> Reader<'a> {
                     c.check_attrs(&with(&["body1", "body2", "anchor", "site1", "site2"]))?;
                     q.eqtype = EqType::Connect;
                     self.eq_bodies_or_sites(c, &mut q)?;
-                    if !q.sites {
+                    if q.sites {
+                        // MuJoCo 3.15.0 compiles a site connect's eq_data to zeros
+                        q.data = [0.0; 11];
+                    } else {
                         let a = c
                             .exact_f64s::<3>("anchor")?
                             .ok_or_else(|| c.error("connect needs 'anchor' with body1"))?;
@@ -891,9 +894,11 @@ impl<'a> Reader<'a> {
                     ]))?;
                     q.eqtype = EqType::Weld;
                     self.eq_bodies_or_sites(c, &mut q)?;
-                    q.data[10] = 1.0;
-                    if let Some(a) = c.exact_f64s::<3>("anchor")? {
-                        q.data[..3].copy_from_slice(&a);
+                    match c.exact_f64s::<3>("anchor")? {
+                        Some(a) => q.data[..3].copy_from_slice(&a),
+                        // a body weld's anchor defaults to the origin; sites keep the defaults
+                        None if !q.sites => q.data[..3].fill(0.0),
+                        None => {}
                     }
                     if let Some(r) = c.exact_f64s::<7>("relpose")? {
                         q.data[3..10].copy_from_slice(&r);

@@ -251,24 +251,16 @@ fn weld_jdot_v(
     jr2: &Vec3,
     row: usize,
 ) {
-    let data = &m.eq_data[11 * id..11 * id + 11];
-    let ts = data[10];
-    let quat = |b: usize| {
-        [
-            d.a.xquat[4 * b],
-            d.a.xquat[4 * b + 1],
-            d.a.xquat[4 * b + 2],
-            d.a.xquat[4 * b + 3],
-        ]
-    };
-    let rel = [data[6], data[7], data[8], data[9]];
-    let q0r = mul_quat(&quat(b1), &rel);
-    let negq1 = neg_quat(&quat(b2));
+    let ts = m.eq_data[11 * id + 10];
+    let (f0, f1, rel) = weld_frames(m, d, id, b1, b2);
+    let with_rel = |q: Quat| rel.map_or(q, |r| mul_quat(&q, &r));
+    let q0r = with_rel(f0);
+    let negq1 = neg_quat(&f1);
     let w1 = [d.a.cvel[6 * b1], d.a.cvel[6 * b1 + 1], d.a.cvel[6 * b1 + 2]];
     let w2 = [d.a.cvel[6 * b2], d.a.cvel[6 * b2 + 1], d.a.cvel[6 * b2 + 2]];
     let domega = sub3(&w1, &w2);
-    let qdot0r = mul_quat(&deriv_quat(&quat(b1), &w1), &rel);
-    let negqdot1 = neg_quat(&deriv_quat(&quat(b2), &w2));
+    let qdot0r = with_rel(deriv_quat(&f0, &w1));
+    let negqdot1 = neg_quat(&deriv_quat(&f1, &w2));
     let djrdv = sub3(jr1, jr2);
     let t1 = mul_quat(&mul_quat_axis(&negqdot1, &domega), &q0r);
     let t2 = mul_quat(&mul_quat_axis(&negq1, &djrdv), &q0r);
@@ -608,22 +600,50 @@ pub fn clear_row(rs: &mut RowScratch, nv: usize) {
 }
 
 /// World anchors of a connect/weld equality on bodies.
+/// `mjOBJ_SITE`: a connect or weld between two sites (`site1`, `site2`) instead of bodies.
+const OBJ_SITE: i32 = 6;
+
+/// The two bodies of connect or weld `i`: its objects, or the bodies of its sites.
+fn eq_bodies(m: &Model, i: usize) -> (usize, usize) {
+    let (o1, o2) = (m.eq_obj1id[i] as usize, m.eq_obj2id[i] as usize);
+    if m.eq_objtype[i] == OBJ_SITE {
+        (m.site_bodyid[o1] as usize, m.site_bodyid[o2] as usize)
+    } else {
+        (o1, o2)
+    }
+}
+
+/// World anchors and bodies of connect or weld `i` (`mj_equalityAnchors`): the anchors in
+/// `eq_data` carried by the bodies, or the two sites' positions.
 fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
-    let data = &m.eq_data[11 * i..11 * i + 11];
-    let b1 = m.eq_obj1id[i] as usize;
-    let b2 = m.eq_obj2id[i] as usize;
-    let x = |b: usize, p: &[f64]| -> Vec3 {
-        let mut r = [0.0; 9];
-        r.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
+    let (b1, b2) = eq_bodies(m, i);
+    if m.eq_objtype[i] == OBJ_SITE {
+        let site = |s: i32| -> Vec3 { get_at(&d.a.site_xpos, 3 * s as usize) };
+        return (site(m.eq_obj1id[i]), site(m.eq_obj2id[i]), b1, b2);
+    }
+    let x = |b: usize, at: usize| -> Vec3 {
+        let anchor: Vec3 = get_at(&m.eq_data, 11 * i + at);
         add3(
-            &mul_mat_vec3(&r, &[p[0], p[1], p[2]]),
-            &[d.a.xpos[3 * b], d.a.xpos[3 * b + 1], d.a.xpos[3 * b + 2]],
+            &mul_mat_vec3(&get_at(&d.a.xmat, 9 * b), &anchor),
+            &get_at(&d.a.xpos, 3 * b),
         )
     };
-    if m.eq_type[i] == 0 {
-        (x(b1, &data[0..3]), x(b2, &data[3..6]), b1, b2)
+    // a weld's anchor on body 1 is data[3..6], a connect's data[0..3]
+    let weld = 3 * (m.eq_type[i] != 0) as usize;
+    (x(b1, weld), x(b2, 3 - weld), b1, b2)
+}
+
+/// The frames whose relative orientation weld `i` holds: the two bodies' and `relpose`, or
+/// the two sites' (`xquat·site_quat`, no relpose), as `mj_instantiateEquality` takes them.
+fn weld_frames(m: &Model, d: &Data, i: usize, b1: usize, b2: usize) -> (Quat, Quat, Option<Quat>) {
+    let xquat = |b: usize| -> Quat { get_at(&d.a.xquat, 4 * b) };
+    if m.eq_objtype[i] == OBJ_SITE {
+        let site = |s: i32, b: usize| -> Quat {
+            mul_quat(&xquat(b), &get_at(&m.site_quat, 4 * s as usize))
+        };
+        (site(m.eq_obj1id[i], b1), site(m.eq_obj2id[i], b2), None)
     } else {
-        (x(b1, &data[3..6]), x(b2, &data[0..3]), b1, b2)
+        (xquat(b1), xquat(b2), Some(get_at(&m.eq_data, 11 * i + 6)))
     }
 }
 
@@ -640,9 +660,6 @@ fn equality_rows(
         }
         match m.eq_type[i] {
             0 | 1 => {
-                if m.eq_objtype[i] != 1 {
-                    continue; // site semantics are rejected at compile time
-                }
                 let (p1, p2, b1, b2) = eq_anchors(m, d, i);
                 let weld = m.eq_type[i] == 1;
                 rs.clear(nv);
@@ -665,21 +682,10 @@ fn equality_rows(
                 let size = if weld {
                     let data = &m.eq_data[11 * i..11 * i + 11];
                     let ts = data[10];
-                    let q0 = [
-                        d.a.xquat[4 * b1],
-                        d.a.xquat[4 * b1 + 1],
-                        d.a.xquat[4 * b1 + 2],
-                        d.a.xquat[4 * b1 + 3],
-                    ];
-                    let q1 = [
-                        d.a.xquat[4 * b2],
-                        d.a.xquat[4 * b2 + 1],
-                        d.a.xquat[4 * b2 + 2],
-                        d.a.xquat[4 * b2 + 3],
-                    ];
-                    let rel = [data[6], data[7], data[8], data[9]];
-                    let quat = mul_quat(&q0, &rel);
-                    let quat1 = neg_quat(&q1);
+                    // orientation error neg(q1)·q0·relpose, or between the site frames
+                    let (f0, f1, rel) = weld_frames(m, d, i, b1, b2);
+                    let quat = rel.map_or(f0, |r| mul_quat(&f0, &r));
+                    let quat1 = neg_quat(&f1);
                     let q2 = mul_quat(&quat1, &quat);
                     for k in 0..3 {
                         pos[3 + k] = q2[1 + k] * ts;
@@ -1068,11 +1074,11 @@ fn diag_approx(m: &Model, d: &mut Data, rs: &RowScratch) {
         match d.a.efc_type[i] {
             kind::EQUALITY => match m.eq_type[id] {
                 0 => {
-                    let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
+                    let (b1, b2) = eq_bodies(m, id);
                     d.a.efc_diagA[i] = m.body_invweight0[2 * b1] + m.body_invweight0[2 * b2];
                 }
                 1 => {
-                    let (b1, b2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
+                    let (b1, b2) = eq_bodies(m, id);
                     let r = (weldcnt > 2) as usize;
                     d.a.efc_diagA[i] =
                         m.body_invweight0[2 * b1 + r] + m.body_invweight0[2 * b2 + r];
