@@ -599,7 +599,6 @@ pub fn clear_row(rs: &mut RowScratch, nv: usize) {
     rs.clear(nv);
 }
 
-/// World anchors of a connect/weld equality on bodies.
 /// `mjOBJ_SITE`: a connect or weld between two sites (`site1`, `site2`) instead of bodies.
 const OBJ_SITE: i32 = 6;
 
