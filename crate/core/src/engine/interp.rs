@@ -15,7 +15,7 @@ use super::Scratch;
 use crate::data::Data;
 use crate::flexkind::{flex_interp_assemblable, flex_interp_processed};
 use crate::math::*;
-use crate::model::{disable, Model};
+use crate::model::Model;
 
 /// Most nodes of one element (a quadratic cell).
 pub const MAX_NPE: usize = 27;
@@ -737,17 +737,7 @@ fn element_jacobian(
 /// MuJoCo's metric scale of flex `f`, `s1 + s2·flex_damping` with `s1 = h²` and `s2 = h`,
 /// each dropped when springs or dampers are disabled.
 pub fn metric_scale(m: &Model, f: usize) -> f64 {
-    let h = m.opt.timestep;
-    let s1 = if m.opt.disabled(disable::SPRING) {
-        0.0
-    } else {
-        h * h
-    };
-    let s2 = if m.opt.disabled(disable::DAMPER) {
-        0.0
-    } else {
-        h
-    };
+    let (s1, s2) = super::metric::stiffness_scales(m);
     s1 + s2 * m.flex_damping[f]
 }
 
