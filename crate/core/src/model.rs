@@ -120,6 +120,14 @@ pub enum JacobianKind {
     Auto = 2,
 }
 
+/// Object types (`mjtObj`) as `eq_objtype` holds them: MuJoCo 3.15.0 sets a connect's or
+/// weld's to its bodies' or sites' type and leaves every other equality's at `UNKNOWN`.
+pub mod obj {
+    pub const UNKNOWN: i32 = 0;
+    pub const BODY: i32 = 1;
+    pub const SITE: i32 = 6;
+}
+
 /// Flex self-collision modes (`mjtFlexSelf`), the values of `flex_selfcollide`.
 pub mod flexself {
     pub const NONE: i32 = 0;

@@ -27,7 +27,7 @@ mod setconst;
 
 use crate::error::{Error, Result};
 use crate::math;
-use crate::model::Model;
+use crate::model::{obj, Model};
 use crate::spec::*;
 
 pub use checks::check_engine;
@@ -1839,7 +1839,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                                 q.name2
                             ))
                         })?;
-                    (s1 as i32, s2 as i32, 6)
+                    (s1 as i32, s2 as i32, obj::SITE)
                 } else {
                     let b1 = m.body_id(&q.name1).ok_or_else(|| {
                         err(format!(
@@ -1857,7 +1857,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                             ))
                         })?
                     };
-                    (b1 as i32, b2 as i32, 1)
+                    (b1 as i32, b2 as i32, obj::BODY)
                 }
             }
             EqType::Joint => {
@@ -1891,8 +1891,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         ));
                     }
                 }
-                // MuJoCo 3.15.0 leaves eq_objtype at 0 (mjOBJ_UNKNOWN) but for bodies and sites
-                (j1 as i32, j2, 0)
+                (j1 as i32, j2, obj::UNKNOWN)
             }
             EqType::Tendon => {
                 // needs tendon equality rows in the constraint stage
@@ -1915,7 +1914,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         q.name1
                     )));
                 }
-                (f as i32, -1, 0)
+                (f as i32, -1, obj::UNKNOWN)
             }
         };
         m.eq_type.push(q.eqtype as i32);

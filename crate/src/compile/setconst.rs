@@ -6,7 +6,7 @@ use crate::data::Data;
 use crate::engine::{flex, inertia, jacobian, kinematics};
 use crate::error::Result;
 use crate::math;
-use crate::model::Model;
+use crate::model::{obj, Model};
 
 const SAMEFRAME_EPS: f64 = 1e-6;
 
@@ -312,7 +312,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     for i in 0..m.neq {
         let base = 11 * i;
         let (id1, id2) = (m.eq_obj1id[i] as usize, m.eq_obj2id[i] as usize);
-        if m.eq_objtype[i] != 1 {
+        if m.eq_objtype[i] != obj::BODY {
             continue;
         }
         let xmat = |b: usize| {

@@ -7,7 +7,7 @@
 use super::Scratch;
 use crate::data::{Data, Warning};
 use crate::math::*;
-use crate::model::{disable, Cone, Integrator, Model};
+use crate::model::{disable, obj, Cone, Integrator, Model};
 
 /// Row types (`mjtConstraint`), as `crate::data` names them for `efc_type`.
 pub use crate::data::cnstr as kind;
@@ -304,7 +304,6 @@ fn mul_quat_axis(q: &Quat, a: &Vec3) -> Quat {
     ]
 }
 
-/// Appends `size` rows sharing the sparsity `chain` (values row-major in `vals`).
 /// Tendon `t`'s Jacobian row times `scale` into `rs.tvals`/`rs.tcols` (`ten_J`'s sparsity).
 fn tendon_row(m: &Model, d: &Data, rs: &mut RowScratch, t: usize, scale: f64) {
     rs.tvals.clear();
@@ -316,6 +315,7 @@ fn tendon_row(m: &Model, d: &Data, rs: &mut RowScratch, t: usize, scale: f64) {
     }
 }
 
+/// Appends `size` rows sharing the sparsity `chain` (values row-major in `vals`).
 fn add_rows(
     d: &mut Data,
     vals: &[f64],
@@ -599,13 +599,10 @@ pub fn clear_row(rs: &mut RowScratch, nv: usize) {
     rs.clear(nv);
 }
 
-/// `mjOBJ_SITE`: a connect or weld between two sites (`site1`, `site2`) instead of bodies.
-const OBJ_SITE: i32 = 6;
-
 /// The two bodies of connect or weld `i`: its objects, or the bodies of its sites.
 fn eq_bodies(m: &Model, i: usize) -> (usize, usize) {
     let (o1, o2) = (m.eq_obj1id[i] as usize, m.eq_obj2id[i] as usize);
-    if m.eq_objtype[i] == OBJ_SITE {
+    if m.eq_objtype[i] == obj::SITE {
         (m.site_bodyid[o1] as usize, m.site_bodyid[o2] as usize)
     } else {
         (o1, o2)
@@ -616,7 +613,7 @@ fn eq_bodies(m: &Model, i: usize) -> (usize, usize) {
 /// `eq_data` carried by the bodies, or the two sites' positions.
 fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
     let (b1, b2) = eq_bodies(m, i);
-    if m.eq_objtype[i] == OBJ_SITE {
+    if m.eq_objtype[i] == obj::SITE {
         let site = |s: i32| -> Vec3 { get_at(&d.a.site_xpos, 3 * s as usize) };
         return (site(m.eq_obj1id[i]), site(m.eq_obj2id[i]), b1, b2);
     }
@@ -636,7 +633,7 @@ fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
 /// the two sites' (`xquat·site_quat`, no relpose), as `mj_instantiateEquality` takes them.
 fn weld_frames(m: &Model, d: &Data, i: usize, b1: usize, b2: usize) -> (Quat, Quat, Option<Quat>) {
     let xquat = |b: usize| -> Quat { get_at(&d.a.xquat, 4 * b) };
-    if m.eq_objtype[i] == OBJ_SITE {
+    if m.eq_objtype[i] == obj::SITE {
         let site = |s: i32, b: usize| -> Quat {
             mul_quat(&xquat(b), &get_at(&m.site_quat, 4 * s as usize))
         };
@@ -691,7 +688,7 @@ fn equality_rows(
                     }
                     for (k, &col) in chain.iter().enumerate() {
                         let axis = [rs.jr[col], rs.jr[nv + col], rs.jr[2 * nv + col]];
-                        let qa = mul_quat(&quat1, &[0.0, axis[0], axis[1], axis[2]]);
+                        let qa = mul_quat_axis(&quat1, &axis);
                         let q3 = mul_quat(&qa, &quat);
                         for r in 0..3 {
                             rs.rows[(3 + r) * n + k] = 0.5 * q3[1 + r] * ts;
