@@ -408,9 +408,8 @@ impl Parser<'_> {
                 return Err(self.err("invalid number"));
             }
         }
-        let x: f64 = self.text[start..self.i]
-            .parse()
-            .map_err(|_| self.err("invalid number"))?;
+        let x = crate::decimal::parse_f64(&self.text[start..self.i])
+            .ok_or_else(|| self.err("invalid number"))?;
         if !x.is_finite() {
             return Err(self.err("number out of range"));
         }

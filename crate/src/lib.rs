@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod compile;
+pub mod decimal;
 pub mod json;
 pub mod lessons;
 pub mod mjcf;

@@ -18,6 +18,11 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// JavaScript's `parseFloat` of a literal [`crate::decimal`] has checked.
+pub(crate) fn js_parse_float(s: &str) -> f64 {
+    js_sys::parse_float(s)
+}
+
 /// The wasm linear memory, for zero-copy typed-array views.
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {

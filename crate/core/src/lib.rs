@@ -20,5 +20,10 @@ pub mod math;
 pub mod model;
 
 pub use data::Data;
+
+/// Reads a decimal number with `f64::from_str`'s syntax and value. Plugin configs are text; the
+/// compiler passes its own reader (`flexlab::decimal::parse_f64`, which in the browser leaves
+/// the value to JavaScript rather than carry Rust's float parser).
+pub type ParseF64 = fn(&str) -> Option<f64>;
 pub use error::{Error, ErrorKind, Result};
 pub use model::Model;

@@ -45,9 +45,10 @@ pub fn parse_obj(bytes: &[u8]) -> Result<MeshData, String> {
                     let t = it
                         .next()
                         .ok_or(format!("OBJ line {line}: vertex needs 3 coordinates"))?;
-                    let v: f32 = t
-                        .parse()
-                        .map_err(|_| format!("OBJ line {line}: bad number '{t}'"))?;
+                    // tinyobjloader, MuJoCo's OBJ reader, reads a double and casts it
+                    let v = crate::decimal::parse_f64(t)
+                        .ok_or_else(|| format!("OBJ line {line}: bad number '{t}'"))?
+                        as f32;
                     if !v.is_finite() {
                         return Err(format!(
                             "vertex coordinate {} is not finite",
@@ -60,7 +61,7 @@ pub fn parse_obj(bytes: &[u8]) -> Result<MeshData, String> {
             Some("vt") => {
                 for _ in 0..2 {
                     let t = it.next().unwrap_or("0");
-                    tex.push(t.parse().unwrap_or(0.0));
+                    tex.push(crate::decimal::parse_f64(t).unwrap_or(0.0) as f32);
                 }
             }
             Some("f") => {

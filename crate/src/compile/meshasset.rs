@@ -81,7 +81,8 @@ fn sdf_mesh(spec: &Spec, mesh: &MeshSpec, inst: usize) -> std::result::Result<Me
             p.plugin
         )));
     }
-    let torus = crate::engine::sdf::Torus::from_config(&p.config).map_err(err)?;
+    let torus = crate::engine::sdf::Torus::from_config(&p.config, crate::decimal::parse_f64)
+        .map_err(err)?;
     let aabb = torus.aabb();
     let total = aabb[3] + aabb[4] + aabb[5];
     let n = 300.0;

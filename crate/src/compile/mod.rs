@@ -119,13 +119,16 @@ pub fn compile(spec: &Spec) -> Result<Model> {
         .iter()
         .map(|p| (p.plugin == crate::engine::cable::CABLE_PLUGIN).then_some(p.config.as_slice()))
         .collect();
-    m.cable = crate::engine::cable::init(&m, &configs)?;
+    m.cable = crate::engine::cable::init(&m, &configs, crate::decimal::parse_f64)?;
     m.plugin_torus = spec
         .plugins
         .iter()
         .map(|p| {
             (p.plugin == crate::engine::sdf::TORUS_PLUGIN)
-                .then(|| crate::engine::sdf::Torus::from_config(&p.config).ok())
+                .then(|| {
+                    crate::engine::sdf::Torus::from_config(&p.config, crate::decimal::parse_f64)
+                        .ok()
+                })
                 .flatten()
         })
         .collect();

@@ -219,9 +219,8 @@ pub fn judge_json(
         Value::String(s) => match ex.kind {
             // a number typed into a text field still counts as a number
             ExerciseKind::Number => AnswerValue::Number(
-                s.trim()
-                    .parse()
-                    .map_err(|_| format!("'{s}' is not a number"))?,
+                crate::decimal::parse_f64(s.trim())
+                    .ok_or_else(|| format!("'{s}' is not a number"))?,
             ),
             _ => AnswerValue::Choice(s.clone()),
         },

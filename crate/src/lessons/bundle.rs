@@ -1355,7 +1355,7 @@ fn read_param(
 /// Reads an attribute's text as a value of `p`.
 fn text_to_value(p: &Param, s: &str) -> Option<ParamValue> {
     match p.kind {
-        ParamKind::Number => s.trim().parse::<f64>().ok().map(ParamValue::Number),
+        ParamKind::Number => crate::decimal::parse_f64(s.trim()).map(ParamValue::Number),
         ParamKind::Choice => Some(ParamValue::Text(s.to_string())),
         ParamKind::Bool => {
             if s == p.on {

@@ -28,10 +28,8 @@ impl Condition {
         }
         for op in ["<=", ">=", "==", "!=", "<", ">"] {
             if let Some(rest) = t.strip_prefix(op) {
-                let x: f64 = rest
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("'{}' is not a number", rest.trim()))?;
+                let x = crate::decimal::parse_f64(rest.trim())
+                    .ok_or_else(|| format!("'{}' is not a number", rest.trim()))?;
                 return Ok(Condition::Cmp(op, x));
             }
         }

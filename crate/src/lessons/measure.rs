@@ -380,9 +380,7 @@ impl Measurement {
         let val = |x: &Value| -> Option<Val> {
             match x {
                 Value::Number(n) => Some(Val::Num(*n)),
-                Value::String(s) => s
-                    .parse::<f64>()
-                    .ok()
+                Value::String(s) => crate::decimal::parse_f64(s)
                     .map(Val::Num)
                     .or(Some(Val::Text(s.clone()))),
                 _ => None,
@@ -420,7 +418,7 @@ impl Measurement {
         }
         // a compiler message stays text even when it looks like a number
         let value = match obj.get("value") {
-            Some(Value::String(s)) if s.parse::<f64>().is_err() || s.is_empty() => {
+            Some(Value::String(s)) if crate::decimal::parse_f64(s).is_none() || s.is_empty() => {
                 Some(Val::Text(s.clone()))
             }
             Some(x) => val(x),

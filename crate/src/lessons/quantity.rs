@@ -154,7 +154,7 @@ impl Parser<'_> {
         }
         std::str::from_utf8(&self.s[st..self.i])
             .ok()
-            .and_then(|t| t.parse().ok())
+            .and_then(crate::decimal::parse_f64)
             .ok_or_else(|| format!("bad number at column {}", st + 1))
     }
     fn comp(&mut self) -> PResult<Option<usize>> {

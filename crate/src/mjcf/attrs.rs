@@ -214,7 +214,7 @@ impl Element {
 }
 
 fn parse_number(tok: &str) -> Option<f64> {
-    let v: f64 = tok.parse().ok()?;
+    let v = crate::decimal::parse_f64(tok)?;
     if v.is_finite() {
         Some(v)
     } else {

@@ -40,12 +40,12 @@ const ATTRIBUTES: [&str; 4] = ["twist", "bend", "flat", "vmax"];
 
 /// A config value as the plugin reads it: whitespace removed, the whole string one number
 /// (an empty value reads as 0).
-fn number(value: &str) -> Option<f64> {
+fn number(value: &str, parse: crate::ParseF64) -> Option<f64> {
     let v: String = value.chars().filter(|c| !c.is_whitespace()).collect();
     if v.is_empty() {
         return Some(0.0);
     }
-    v.parse().ok()
+    parse(&v)
 }
 
 /// Checks a cable instance's config keys as MuJoCo's compiler does.
@@ -73,7 +73,11 @@ fn quat_at(v: &[f64], adr: usize) -> Quat {
 /// Builds every cable instance of the model (the plugin's `init`), with `configs[k]` the
 /// config of instance k (`None` for instances of other plugins). Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
 /// number.
-pub fn init(m: &Model, configs: &[Option<&[(String, String)]>]) -> Result<Vec<Cable>> {
+pub fn init(
+    m: &Model,
+    configs: &[Option<&[(String, String)]>],
+    parse: crate::ParseF64,
+) -> Result<Vec<Cable>> {
     let mut cables = Vec::new();
     if configs.iter().all(Option::is_none) {
         return Ok(cables);
@@ -92,7 +96,7 @@ pub fn init(m: &Model, configs: &[Option<&[(String, String)]>]) -> Result<Vec<Ca
                 .find(|(k, _)| k == key)
                 .map_or("", |(_, v)| v.as_str())
         };
-        let (Some(g), Some(e)) = (number(get("twist")), number(get("bend"))) else {
+        let (Some(g), Some(e)) = (number(get("twist"), parse), number(get("bend"), parse)) else {
             return Err(Error::engine(format!(
                 "plugin->init failed for plugin id {instance}\n\
                  Invalid parameter specification in cable plugin"
@@ -228,9 +232,10 @@ mod tests {
 
     #[test]
     fn config_values_read_as_the_plugin_reads_them() {
-        assert_eq!(number(""), Some(0.0));
-        assert_eq!(number(" 4e6 "), Some(4e6));
-        assert_eq!(number("stiff"), None);
+        let rust: crate::ParseF64 = |s| s.parse().ok();
+        assert_eq!(number("", rust), Some(0.0));
+        assert_eq!(number(" 4e6 ", rust), Some(4e6));
+        assert_eq!(number("stiff", rust), None);
         assert!(check_config(&[("vmax".into(), "1".into())]).is_ok());
         assert!(check_config(&[("stretch".into(), "1".into())]).is_err());
     }

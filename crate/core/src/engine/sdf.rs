@@ -21,7 +21,10 @@ impl Torus {
 
     /// Reads the instance config as the plugin's `SdfDefault` does: an unset key takes its
     /// default (0.35, 0.15 m); a value that is not a number is an error naming the key.
-    pub fn from_config(config: &[(String, String)]) -> Result<Torus, String> {
+    pub fn from_config(
+        config: &[(String, String)],
+        parse: crate::ParseF64,
+    ) -> Result<Torus, String> {
         let get = |key: &str, default: f64| -> Result<f64, String> {
             let v = config
                 .iter()
@@ -30,7 +33,7 @@ impl Torus {
             if v.is_empty() {
                 return Ok(default);
             }
-            leading_number(v).ok_or_else(|| format!("invalid attribute value for '{key}'"))
+            leading_number(v, parse).ok_or_else(|| format!("invalid attribute value for '{key}'"))
         };
         Ok(Torus {
             radius1: get("radius1", 0.35)?,
@@ -66,32 +69,34 @@ impl Torus {
 }
 
 /// `std::stod`: the longest leading decimal number (after leading white space), or None.
-fn leading_number(s: &str) -> Option<f64> {
+fn leading_number(s: &str, parse: crate::ParseF64) -> Option<f64> {
     let t = s.trim_start();
     (1..=t.len())
         .rev()
         .filter(|&n| t.is_char_boundary(n))
-        .find_map(|n| t[..n].parse::<f64>().ok())
+        .find_map(|n| parse(&t[..n]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const RUST: crate::ParseF64 = |s| s.parse().ok();
+
     #[test]
     fn distance_gradient_and_defaults() {
-        let t = Torus::from_config(&[]).unwrap();
+        let t = Torus::from_config(&[], RUST).unwrap();
         assert_eq!((t.radius1, t.radius2), (0.35, 0.15));
-        let t = Torus::from_config(&[("radius1".into(), "0.55".into())]).unwrap();
+        let t = Torus::from_config(&[("radius1".into(), "0.55".into())], RUST).unwrap();
         assert_eq!(t.distance(&[0.55, 0.0, 0.0]), -0.15);
         assert!((t.distance(&[0.0, 0.9, 0.0]) - 0.2).abs() < 1e-15);
         assert_eq!(t.gradient(&[0.0, 0.0, 0.0]).len(), 3);
         let g = t.gradient(&[0.0, 0.9, 0.0]);
         assert!((g[1] - 1.0).abs() < 1e-15 && g[0] == 0.0 && g[2] == 0.0);
         assert_eq!(t.aabb(), [0.0, 0.0, 0.0, 0.55 + 0.15, 0.55 + 0.15, 0.15]);
-        assert!(Torus::from_config(&[("radius2".into(), "x".into())]).is_err());
+        assert!(Torus::from_config(&[("radius2".into(), "x".into())], RUST).is_err());
         assert_eq!(
-            Torus::from_config(&[("radius2".into(), " 0.2m".into())])
+            Torus::from_config(&[("radius2".into(), " 0.2m".into())], RUST)
                 .unwrap()
                 .radius2,
             0.2
