@@ -281,6 +281,8 @@ pub struct SiteSpec {
     pub fromto: Option<[f64; 6]>,
     pub group: i32,
     pub rgba: [f32; 4],
+    /// Material name (empty: none); MuJoCo refuses an unknown one.
+    pub material: String,
     pub line: u32,
 }
 
@@ -296,6 +298,7 @@ impl Default for SiteSpec {
             fromto: None,
             group: 0,
             rgba: [0.5, 0.5, 0.5, 1.0],
+            material: String::new(),
             line: 0,
         }
     }

@@ -10,16 +10,9 @@ mod common;
 
 use flexlab::fields::FieldRef;
 
-/// Model arrays MuJoCo's mjModel does not have: flexlab's own (`flex_elastic3d`, `mesh_plugin`)
-/// and the actuator moment's sparsity, which MuJoCo keeps in mjData (the inspector lists them
-/// so, `web/src/ui/inspector.ts`).
-const NOT_IN_MJMODEL: &[&str] = &[
-    "flex_elastic3d",
-    "mesh_plugin",
-    "moment_rownnz",
-    "moment_rowadr",
-    "moment_colind",
-];
+/// Model arrays MuJoCo's mjModel does not have: flexlab's own (`flex_elastic3d`, `mesh_plugin`;
+/// the inspector lists them apart, `web/src/ui/inspector.ts`).
+const NOT_IN_MJMODEL: &[&str] = &["flex_elastic3d", "mesh_plugin"];
 
 /// Relative to the largest magnitude in MuJoCo's array. Every value comes from the same state,
 /// so most arrays agree to round-off; the accelerations and forces come out of iterative solves

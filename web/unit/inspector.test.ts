@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FlexScene, loadEngine } from '../src/engine/flexlab';
-import { arrayGroup, FLEXLAB_ONLY, MODEL_ARRAYS_IN_MJDATA, rowKind } from '../src/ui/inspector';
+import { arrayGroup, FLEXLAB_ONLY, rowKind } from '../src/ui/inspector';
 import { parseParam } from '../src/ui/params';
 
 const sizes = { nflex: 2, nflexvert: 21, nflexedge: 19, ngeom: 1, nbody: 21 };
@@ -65,6 +65,6 @@ describe('arrayGroup', () => {
     for (const n of names.data) if (arrayGroup(n, false) !== 'mjData' || !inData.has(n)) misplaced.push(`${n} (mjData)`);
     expect(misplaced).toEqual([]);
     // the exceptions are arrays the engine has
-    for (const n of [...FLEXLAB_ONLY, ...MODEL_ARRAYS_IN_MJDATA]) expect(names.model).toContain(n);
+    for (const n of FLEXLAB_ONLY) expect(names.model).toContain(n);
   });
 });

@@ -381,6 +381,8 @@ model_struct! {
         nmeshpolyvert: usize,
         nmeshpolymap: usize,
         nskin: usize,
+        /// Materials (drawing only: `mat_rgba`).
+        nmat: usize,
         nflex: usize,
         nflexnode: usize,
         nflexvert: usize,
@@ -415,6 +417,12 @@ model_struct! {
         /// Per plugin instance: its torus when it is a `mujoco.sdf.torus` instance (the field
         /// sdf geoms collide with), else None.
         plugin_torus: Vec<Option<crate::engine::sdf::Torus>>,
+        /// Per actuator: the columns its moment row can have (a joint's dof, a tendon's
+        /// Jacobian columns, the dofs that move a site), rows `trn_rowadr[i]..+trn_rownnz[i]`
+        /// of `trn_colind`. Each step `Data`'s `moment_*` keeps those of them MuJoCo keeps.
+        trn_rownnz: Vec<i32>,
+        trn_rowadr: Vec<i32>,
+        trn_colind: Vec<i32>,
         /// Per flex: its element hierarchy (MuJoCo's flex BVH), built from `qpos0`.
         flex_tree: Vec<crate::engine::flexbvh::FlexBvh>,
         /// Per body: its geom hierarchy (MuJoCo's body BVH), in the body's inertial frame.
@@ -522,6 +530,8 @@ model_struct! {
         geom_margin: f64[1],
         geom_gap: f64[1],
         geom_rgba: f32[4],
+        /// Material of each geom, or -1.
+        geom_matid: i32[1],
 
         site_type: i32[1],
         site_bodyid: i32[1],
@@ -538,6 +548,8 @@ model_struct! {
         light_bodyid: i32[1],
         light_pos: f64[3],
         light_dir: f64[3],
+
+        mat_rgba: f32[4],
 
         mesh_vertadr: i32[1],
         mesh_vertnum: i32[1],
@@ -702,10 +714,6 @@ model_struct! {
         actuator_forcerange: f64[2],
         actuator_length0: f64[1],
         actuator_acc0: f64[1],
-        /// Sparsity of the (constant) actuator moment rows.
-        moment_rownnz: i32[1],
-        moment_rowadr: i32[1],
-        moment_colind: i32[1],
         /// Actuator driving each joint, or -1.
         jnt_actuatorid: i32[1],
 
@@ -760,6 +768,7 @@ impl Model {
             "ngeom" => self.ngeom,
             "nsite" => self.nsite,
             "nmesh" => self.nmesh,
+            "nmat" => self.nmat,
             "nmeshvert" => self.nmeshvert,
             "nmeshface" => self.nmeshface,
             "nmeshgraph" => self.nmeshgraph,

@@ -180,27 +180,27 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         m.actuator_forcelimited.push(fl as u8);
         m.actuator_ctrlrange.extend_from_slice(&a.ctrlrange);
         m.actuator_forcerange.extend_from_slice(&a.forcerange);
-        // the moment row is constant for joint and fixed-tendon transmissions
-        m.moment_rowadr.push(m.moment_colind.len() as i32);
+        // the columns a moment row can have: fixed for joint and fixed-tendon transmissions
+        m.trn_rowadr.push(m.trn_colind.len() as i32);
         if trntype == 0 {
-            m.moment_rownnz.push(1);
-            m.moment_colind.push(m.jnt_dofadr[id]);
+            m.trn_rownnz.push(1);
+            m.trn_colind.push(m.jnt_dofadr[id]);
         } else if trntype == SITE {
             // the dofs that move the site's body; the values follow the site each step
             let mut chain = vec![0i32; m.nv.max(1)];
             let body = m.site_bodyid[id] as usize;
             let n = crate::engine::jacobian::body_chain(m, body, &mut chain);
-            m.moment_rownnz.push(n as i32);
-            m.moment_colind.extend_from_slice(&chain[..n]);
+            m.trn_rownnz.push(n as i32);
+            m.trn_colind.extend_from_slice(&chain[..n]);
         } else {
             let (adr, n) = (m.ten_J_rowadr[id] as usize, m.ten_J_rownnz[id] as usize);
-            m.moment_rownnz.push(n as i32);
+            m.trn_rownnz.push(n as i32);
             let cols: Vec<i32> = m.ten_J_colind[adr..adr + n].to_vec();
-            m.moment_colind.extend(cols);
+            m.trn_colind.extend(cols);
         }
         m.names_actuator.push(a.name.clone());
     }
-    m.nJact = m.moment_colind.len();
+    m.nJact = m.trn_colind.len();
     m.actuator_length0 = vec![0.0; m.nu];
     m.actuator_acc0 = vec![0.0; m.nu];
     Ok(())
@@ -269,12 +269,12 @@ fn moment_row(m: &Model, d: &crate::Data, ten_j: &[f64], i: usize) -> (Vec<(usiz
     let gear = m.actuator_gear[6 * i];
     let id = m.actuator_trnid[2 * i] as usize;
     if m.actuator_trntype[i] == SITE {
-        let adr = m.moment_rowadr[i] as usize;
-        let n = m.moment_rownnz[i] as usize;
+        let adr = m.trn_rowadr[i] as usize;
+        let n = m.trn_rownnz[i] as usize;
         let mut vals = vec![0.0; n];
         crate::engine::actuation::site_moment(m, d, i, &mut vals);
         let row = (0..n)
-            .map(|k| (m.moment_colind[adr + k] as usize, vals[k]))
+            .map(|k| (m.trn_colind[adr + k] as usize, vals[k]))
             .collect();
         return (row, 0.0);
     }

@@ -88,6 +88,19 @@ struct CGeom {
     rbound: f64,
     /// Mesh asset of a mesh or sdf geom.
     mesh: Option<usize>,
+    /// `geom_matid`: the material, or -1.
+    matid: i32,
+}
+
+/// The id of material `name` (-1 for none), or None when no material has that name.
+fn material_id(spec: &Spec, name: &str) -> Option<i32> {
+    if name.is_empty() {
+        return Some(-1);
+    }
+    spec.materials
+        .iter()
+        .position(|mt| mt.name == name)
+        .map(|p| p as i32)
 }
 
 /// Compiles a spec into a model, running the compile-time checks MuJoCo runs.
@@ -439,6 +452,8 @@ fn compile_geom(
         let id = spec.meshes.iter().position(|m| m.name == g.mesh);
         Some(id.ok_or_else(|| err(format!("mesh '{}' not found in geom {gi}", g.mesh)))?)
     };
+    let matid = material_id(spec, &g.material)
+        .ok_or_else(|| err(format!("material '{}' not found in geom {gi}", g.material)))?;
     if g.condim != 1 && g.condim != 3 && g.condim != 4 && g.condim != 6 {
         return Err(err("invalid condim in geom".into()));
     }
@@ -672,6 +687,7 @@ fn compile_geom(
         aabb,
         rbound,
         mesh,
+        matid,
     })
 }
 
@@ -1267,12 +1283,10 @@ fn build(spec: &Spec) -> Result<Model> {
         m.geom_friction.extend_from_slice(&gs.friction);
         m.geom_margin.push(gs.margin);
         m.geom_gap.push(gs.gap);
-        let rgba = spec
-            .materials
-            .iter()
-            .find(|mt| !gs.material.is_empty() && mt.name == gs.material)
-            .map(|mt| mt.rgba);
-        m.geom_rgba.extend_from_slice(&rgba.unwrap_or(gs.rgba));
+        // the geom's own colour, as MuJoCo keeps it: drawing prefers the material's when this
+        // is the default grey (mjv's setMaterial)
+        m.geom_rgba.extend_from_slice(&gs.rgba);
+        m.geom_matid.push(g.matid);
         m.names_geom.push(gs.name.clone());
     }
 
@@ -1280,6 +1294,18 @@ fn build(spec: &Spec) -> Result<Model> {
     for (bi, b) in bodies.iter().enumerate() {
         for &s in &b.sites {
             let ss = &spec.sites[s];
+            if material_id(spec, &ss.material).is_none() {
+                return Err(cerr_obj(
+                    format!(
+                        "material '{}' not found in site {}",
+                        ss.material,
+                        m.site_type.len()
+                    ),
+                    "site",
+                    &ss.name,
+                    ss.line,
+                ));
+            }
             let mut pos = ss.pos;
             let mut size = ss.size;
             let quat = if let Some(ft) = ss.fromto {
@@ -1355,22 +1381,14 @@ fn build(spec: &Spec) -> Result<Model> {
                 f.line,
             ));
         }
-        let matid = if f.material.is_empty() {
-            -1
-        } else {
-            spec.materials
-                .iter()
-                .position(|mt| mt.name == f.material)
-                .map(|p| p as i32)
-                .ok_or_else(|| {
-                    cerr_obj(
-                        format!("unknown material '{}' in flex", f.material),
-                        "flex",
-                        &f.name,
-                        f.line,
-                    )
-                })?
-        };
+        let matid = material_id(spec, &f.material).ok_or_else(|| {
+            cerr_obj(
+                format!("unknown material '{}' in flex", f.material),
+                "flex",
+                &f.name,
+                f.line,
+            )
+        })?;
         let strain = spec
             .equalities
             .iter()
@@ -1481,6 +1499,10 @@ fn build(spec: &Spec) -> Result<Model> {
     m.nplugin = spec.plugins.len();
     // ---- meshes
     m.nmesh = meshes.len();
+    for mt in &spec.materials {
+        m.mat_rgba.extend_from_slice(&mt.rgba);
+    }
+    m.nmat = spec.materials.len();
     for (cm, ms) in meshes.iter().zip(&spec.meshes) {
         m.mesh_vertadr.push(m.nmeshvert as i32);
         m.mesh_vertnum.push((cm.vert.len() / 3) as i32);

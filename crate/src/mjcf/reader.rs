@@ -1764,6 +1764,9 @@ fn read_site(e: &Element, s: &mut SiteSpec, in_default: bool) -> Result<()> {
         s.fromto = Some(ft);
     }
     e.f32s("rgba", &mut s.rgba)?;
+    if let Some(m) = e.string("material") {
+        s.material = m;
+    }
     Ok(())
 }
 

@@ -6,6 +6,7 @@
  */
 import { CONTACT_STRIDE, contactNormalForce, engineVersion, FlexScene, loadEngine } from '../engine/flexlab';
 import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, type ActuatorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
+import { drawnRgba } from './material';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -72,6 +73,8 @@ function topology(s: FlexScene): Topology {
   const shell = s.modelField('flex_shell');
   const radius = s.modelField('flex_radius');
   const rgba = s.modelField('flex_rgba');
+  const fmat = s.modelField('flex_matid');
+  const matRgba = s.modelField('mat_rgba');
   const vertbody = Array.from(s.modelField('flex_vertbodyid'));
   const dofnum = s.modelField('body_dofnum');
   const flexes: Topology['flexes'] = [];
@@ -112,7 +115,7 @@ function topology(s: FlexScene): Topology {
       triangles,
       segments,
       radius: radius[f],
-      rgba: [rgba[4 * f], rgba[4 * f + 1], rgba[4 * f + 2], rgba[4 * f + 3]],
+      rgba: drawnRgba(rgba, f, fmat[f], matRgba),
       pinned,
       interp: interp[f],
     });
@@ -121,6 +124,7 @@ function topology(s: FlexScene): Topology {
   const gtype = s.modelField('geom_type');
   const gsize = s.modelField('geom_size');
   const grgba = s.modelField('geom_rgba');
+  const gmat = s.modelField('geom_matid');
   const gbody = s.modelField('geom_bodyid');
   const gdata = s.modelField('geom_dataid');
   const mvadr = s.modelField('mesh_vertadr');
@@ -135,7 +139,7 @@ function topology(s: FlexScene): Topology {
     const geom: Topology['geoms'][number] = {
       type: gtype[g],
       size: [gsize[3 * g], gsize[3 * g + 1], gsize[3 * g + 2]],
-      rgba: [grgba[4 * g], grgba[4 * g + 1], grgba[4 * g + 2], grgba[4 * g + 3]],
+      rgba: drawnRgba(grgba, g, gmat[g], matRgba),
       body: gbody[g],
     };
     const id = gdata[g];

@@ -20,12 +20,6 @@ const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_c
 const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];
 
 /**
- * Arrays the engine keeps on its model that MuJoCo keeps in mjData: the actuator moment's
- * sparsity, fixed per model in flexlab. The inspector lists them under mjData, as MuJoCo does.
- */
-export const MODEL_ARRAYS_IN_MJDATA = new Set(['moment_rownnz', 'moment_rowadr', 'moment_colind']);
-
-/**
  * The engine's own model arrays, which MuJoCo's mjModel does not have: `flex_elastic3d` keeps
  * the spec-only `mjsFlex.elastic3d` (0 StVK, 1 Stable Neo-Hookean), `mesh_plugin` the SDF plugin
  * that made a mesh. The inspector lists them apart, so no one takes them for MuJoCo's.
@@ -35,7 +29,7 @@ export const FLEXLAB_ONLY = new Set(['flex_elastic3d', 'mesh_plugin']);
 /** Where an array stands in MuJoCo: `mjModel`, `mjData`, or `flexlab` (the engine's own). */
 export function arrayGroup(name: string, model: boolean): 'mjModel' | 'mjData' | 'flexlab' {
   if (FLEXLAB_ONLY.has(name)) return 'flexlab';
-  if (!model || MODEL_ARRAYS_IN_MJDATA.has(name)) return 'mjData';
+  if (!model) return 'mjData';
   return 'mjModel';
 }
 

@@ -8,34 +8,53 @@ use crate::model::{disable, Model};
 /// `mjTRN_SITE`: the transmission type of an actuator acting on a site.
 pub const SITE: i32 = 4;
 
-/// Actuator lengths and moment rows (`actuator_moment` in `moment_*` sparsity).
+/// Actuator lengths and moment rows (`mj_transmission`): `actuator_moment` in this step's
+/// `moment_*` sparsity, rows packed end to end. A site's row, and a tendon's where MuJoCo keeps
+/// Jacobians dense, drop their exactly zero entries, as MuJoCo compresses them.
 pub fn transmission(m: &Model, d: &mut Data) {
+    let dense = !super::constraint::sparse_jacobian(m);
+    let mut adr = 0;
     for i in 0..m.nu {
-        let a = &mut d.a;
         let gear = m.actuator_gear[6 * i];
         let id = m.actuator_trnid[2 * i] as usize;
-        let adr = m.moment_rowadr[i] as usize;
+        let (from, n) = (m.trn_rowadr[i] as usize, m.trn_rownnz[i] as usize);
+        let mut compress = m.actuator_trntype[i] == SITE;
         if m.actuator_trntype[i] == 0 {
-            a.actuator_length[i] = gear * a.qpos[m.jnt_qposadr[id] as usize];
-            a.actuator_moment[adr] = gear;
-        } else if m.actuator_trntype[i] == SITE {
-            a.actuator_length[i] = 0.0;
-            let n = m.moment_rownnz[i] as usize;
-            let mut row = std::mem::take(&mut a.actuator_moment);
+            d.a.actuator_length[i] = gear * d.a.qpos[m.jnt_qposadr[id] as usize];
+            d.a.actuator_moment[adr] = gear;
+        } else if compress {
+            d.a.actuator_length[i] = 0.0;
+            let mut row = std::mem::take(&mut d.a.actuator_moment);
             site_moment(m, d, i, &mut row[adr..adr + n]);
             d.a.actuator_moment = row;
-            continue;
         } else {
-            a.actuator_length[i] = gear * a.ten_length[id];
+            d.a.actuator_length[i] = gear * d.a.ten_length[id];
             let tadr = m.ten_J_rowadr[id] as usize;
-            for k in 0..m.moment_rownnz[i] as usize {
-                a.actuator_moment[adr + k] = gear * a.ten_J[tadr + k];
+            for k in 0..n {
+                d.a.actuator_moment[adr + k] = gear * d.a.ten_J[tadr + k];
+            }
+            compress = dense;
+        }
+        let a = &mut d.a;
+        a.moment_colind[adr..adr + n].copy_from_slice(&m.trn_colind[from..from + n]);
+        let mut nnz = n;
+        if compress {
+            nnz = 0;
+            for k in adr..adr + n {
+                if a.actuator_moment[k] != 0.0 {
+                    a.actuator_moment[adr + nnz] = a.actuator_moment[k];
+                    a.moment_colind[adr + nnz] = a.moment_colind[k];
+                    nnz += 1;
+                }
             }
         }
+        a.moment_rowadr[i] = adr as i32;
+        a.moment_rownnz[i] = nnz as i32;
+        adr += nnz;
     }
 }
 
-/// The moment row of a site transmission (no `refsite`) over its constant sparsity: the
+/// The moment row of a site transmission (no `refsite`) over its candidate columns: the
 /// site's Jacobian transposed times the gear wrench rotated into the world frame
 /// (`mj_transmission`, `mjTRN_SITE`), summed in MuJoCo's order.
 pub fn site_moment(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
@@ -57,21 +76,16 @@ pub fn site_moment(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
         d.a.site_xpos[3 * s + 1] - d.a.subtree_com[3 * root + 1],
         d.a.site_xpos[3 * s + 2] - d.a.subtree_com[3 * root + 2],
     ];
-    let adr = m.moment_rowadr[i] as usize;
+    let adr = m.trn_rowadr[i] as usize;
     for (k, o) in out.iter_mut().enumerate() {
-        let j = m.moment_colind[adr + k] as usize;
+        let j = m.trn_colind[adr + k] as usize;
         let c = &d.a.cdof[6 * j..6 * j + 6];
         let x = crate::math::cross(&[c[0], c[1], c[2]], &off);
         let jp = [c[3] + x[0], c[4] + x[1], c[5] + x[2]];
-        // mju_mulMatTVec over the six Jacobian rows, translation first
-        let mut v = 0.0;
-        v += jp[0] * f[0];
-        v += jp[1] * f[1];
-        v += jp[2] * f[2];
-        v += c[0] * t[0];
-        v += c[1] * t[1];
-        v += c[2] * t[2];
-        *o = v;
+        // two mju_mulMatTVec (the translational and rotational Jacobians), then their sum
+        let trans = jp[0] * f[0] + jp[1] * f[1] + jp[2] * f[2];
+        let rot = c[0] * t[0] + c[1] * t[1] + c[2] * t[2];
+        *o = trans + rot;
     }
 }
 
@@ -79,9 +93,9 @@ pub fn site_moment(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
 pub fn velocity(m: &Model, d: &mut Data) {
     let a = &mut d.a;
     for i in 0..m.nu {
-        let adr = m.moment_rowadr[i] as usize;
-        a.actuator_velocity[i] = (adr..adr + m.moment_rownnz[i] as usize)
-            .map(|k| a.actuator_moment[k] * a.qvel[m.moment_colind[k] as usize])
+        let adr = a.moment_rowadr[i] as usize;
+        a.actuator_velocity[i] = (adr..adr + a.moment_rownnz[i] as usize)
+            .map(|k| a.actuator_moment[k] * a.qvel[a.moment_colind[k] as usize])
             .sum();
     }
 }
@@ -125,9 +139,9 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
             );
         }
         a.actuator_force[i] = force;
-        let adr = m.moment_rowadr[i] as usize;
-        for k in adr..adr + m.moment_rownnz[i] as usize {
-            a.qfrc_actuator[m.moment_colind[k] as usize] += a.actuator_moment[k] * force;
+        let adr = a.moment_rowadr[i] as usize;
+        for k in adr..adr + a.moment_rownnz[i] as usize {
+            a.qfrc_actuator[a.moment_colind[k] as usize] += a.actuator_moment[k] * force;
         }
     }
 }

@@ -187,10 +187,10 @@ fn rank_one_terms(m: &Model, d: &Data, h: f64, add: &mut RankOneSink) {
         if s == 0.0 {
             continue;
         }
-        let (adr, n) = (m.moment_rowadr[i] as usize, m.moment_rownnz[i] as usize);
+        let (adr, n) = (d.a.moment_rowadr[i] as usize, d.a.moment_rownnz[i] as usize);
         add(
             -h * s,
-            &m.moment_colind[adr..adr + n],
+            &d.a.moment_colind[adr..adr + n],
             &d.a.actuator_moment[adr..adr + n],
         );
     }

@@ -55,6 +55,9 @@ pub struct SolverScratch {
     all_rows: Vec<usize>,
     quad: Vec<f64>,
     oldstate: Vec<i32>,
+    /// The rows' states at `qacc_smooth` (the warm start's last update): what MuJoCo 3.15.0
+    /// leaves in `efc_state` after solving islands, whose states stay in its island copies.
+    smooth_state: Vec<i32>,
     graddif: Vec<f64>,
     mgraddif: Vec<f64>,
     /// The rows' Jacobian by columns.
@@ -97,6 +100,7 @@ impl SolverScratch {
             all_rows: (0..maxefc).collect(),
             quad: z(3 * maxefc),
             oldstate: crate::data::zeros(maxefc),
+            smooth_state: crate::data::zeros(maxefc),
             graddif: z(nv),
             mgraddif: z(nv),
             jt: {
@@ -755,6 +759,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     }
     w.jar[..n].copy_from_slice(&d.a.efc_b[..n]);
     let cost_smooth = constraint::update(d, &w.jar[..n], false);
+    w.smooth_state[..n].copy_from_slice(&d.a.efc_state[..n]);
     if cost_warm <= cost_smooth {
         w.a.copy_from_slice(&d.a.qacc_warmstart);
     }
@@ -1268,6 +1273,12 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
                 None,
             );
             niter = niter.max(it);
+        }
+        // MuJoCo solves each island on copies of its rows and copies back their forces, not
+        // their states: its efc_state stays the warm start's, at qacc_smooth (a cold start
+        // leaves it stale there; here it keeps the solution's)
+        if !m.opt.disabled(disable::WARMSTART) {
+            d.a.efc_state[..n].copy_from_slice(&w.smooth_state[..n]);
         }
     }
     w.islands = islands;

@@ -502,8 +502,11 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
             let geoms = a0 as usize..(a0 + an) as usize;
             if !m.opt.disabled(disable::MIDPHASE) && an > 0 {
                 // MuJoCo's midphase (`mj_collideTree`): a dof-less body's planes collide with
-                // the vertices first, then every other geom with the flex's elements; the
-                // body–flex pair's contacts are filtered together and sorted by object ids
+                // the vertices first, then the body's SDF geoms with the flex, then every other
+                // geom with the flex's elements along the two hierarchies. MuJoCo 3.15.0 sorts
+                // only the walk's contacts by object ids, after the planes' and SDFs' (checked
+                // against it: a plane's contacts stay ahead of a lower-numbered box's, an SDF's
+                // keep the order of its own walk), then samples the pair's contacts together
                 let before = d.ncon;
                 let weld = m.body_weldid[bf1] as usize;
                 if m.body_dofnum[weld] == 0 {
@@ -522,6 +525,7 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                         }
                     }
                 }
+                let walk_start = d.ncon;
                 // which elements each geom meets depends on the two hierarchies' inner tests
                 let walk = flex::walkable(m, f) && !m.body_tree[bf1].child.is_empty();
                 if walk {
@@ -557,8 +561,8 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
                         flex::geom_flex(m, d, &mut s.collision, g, f, None);
                     }
                 }
+                sort_contacts(d, &mut s.collision, walk_start);
                 filter_flex_contacts(d, &mut s.collision, before);
-                sort_contacts(d, &mut s.collision, before);
                 continue;
             }
             for g in geoms {
