@@ -109,6 +109,8 @@ pub struct BodySpec {
     pub simple: bool,
     /// Plugin instance (index into [`Spec::plugins`]) that acts on this body.
     pub plugin: Option<usize>,
+    /// The `<frame>` (index into [`Spec::frames`]) its pose is given in, if any.
+    pub frame: Option<usize>,
     pub line: u32,
 }
 
@@ -134,9 +136,22 @@ impl BodySpec {
             childclass,
             simple: true,
             plugin: None,
+            frame: None,
             line: 0,
         }
     }
+}
+
+/// A `<frame>`: a pose its children (bodies, geoms, sites, frames) are given in, itself in its
+/// parent frame's or body's.
+#[derive(Debug, Clone, Default)]
+pub struct FrameSpec {
+    pub name: String,
+    pub pos: [f64; 3],
+    pub orient: Orientation,
+    /// The enclosing frame, if any.
+    pub parent: Option<usize>,
+    pub line: u32,
 }
 
 /// A joint, with its default class already applied.
@@ -165,6 +180,8 @@ pub struct JointSpec {
     pub reference: f64,
     /// `<freejoint align>`: 0 false, 1 true, 2 auto (follow `compiler alignfree`).
     pub align: u8,
+    /// The `<frame>` its pos and axis are given in, if any.
+    pub frame: Option<usize>,
     pub line: u32,
 }
 
@@ -192,6 +209,7 @@ impl Default for JointSpec {
             margin: 0.0,
             reference: 0.0,
             align: 2,
+            frame: None,
             line: 0,
         }
     }
@@ -231,6 +249,8 @@ pub struct GeomSpec {
     pub plugin: Option<usize>,
     /// Scale of a primitive geom fitted to a mesh.
     pub fitscale: f64,
+    /// The `<frame>` its pose is given in, if any.
+    pub frame: Option<usize>,
     pub line: u32,
 }
 
@@ -264,6 +284,7 @@ impl Default for GeomSpec {
             rgba: [0.5, 0.5, 0.5, 1.0],
             plugin: None,
             fitscale: 1.0,
+            frame: None,
             line: 0,
         }
     }
@@ -283,6 +304,8 @@ pub struct SiteSpec {
     pub rgba: [f32; 4],
     /// Material name (empty: none); MuJoCo refuses an unknown one.
     pub material: String,
+    /// The `<frame>` its pose is given in, if any.
+    pub frame: Option<usize>,
     pub line: u32,
 }
 
@@ -299,6 +322,7 @@ impl Default for SiteSpec {
             group: 0,
             rgba: [0.5, 0.5, 0.5, 1.0],
             material: String::new(),
+            frame: None,
             line: 0,
         }
     }
@@ -313,6 +337,8 @@ pub struct ViewSpec {
     pub orient: Orientation,
     pub dir: [f64; 3],
     pub fovy: f64,
+    /// The `<frame>` its pose is given in, if any.
+    pub frame: Option<usize>,
 }
 
 /// Flexcomp/flex self-collision modes (`mjtFlexSelf`).
@@ -709,6 +735,8 @@ pub struct Spec {
     pub option: Options,
     pub statistic: StatisticSpec,
     pub bodies: Vec<BodySpec>,
+    /// The `<frame>` elements, in document order.
+    pub frames: Vec<FrameSpec>,
     pub joints: Vec<JointSpec>,
     pub geoms: Vec<GeomSpec>,
     pub sites: Vec<SiteSpec>,
@@ -742,6 +770,7 @@ impl Default for Spec {
             option: Options::default(),
             statistic: StatisticSpec::default(),
             bodies: vec![BodySpec::new("world", 0, 0)],
+            frames: Vec::new(),
             joints: Vec::new(),
             geoms: Vec::new(),
             sites: Vec::new(),

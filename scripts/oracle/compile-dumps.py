@@ -35,7 +35,8 @@ body_mass body_subtreemass body_inertia body_plugin jnt_actuatorid eq_objtype eq
 jnt_type jnt_qposadr jnt_dofadr jnt_bodyid jnt_limited jnt_pos jnt_axis jnt_range jnt_stiffness
 dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0
 geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
-geom_friction geom_dataid geom_plugin geom_aabb geom_rbound
+geom_friction geom_dataid geom_plugin geom_aabb geom_rbound geom_matid site_bodyid site_pos site_quat site_size
+cam_bodyid cam_pos cam_quat light_bodyid light_pos light_dir
 mesh_vertadr mesh_vertnum mesh_faceadr mesh_facenum mesh_graphadr mesh_pos mesh_quat mesh_vert
 mesh_face mesh_polynum mesh_polyadr mesh_polymapadr mesh_polymapnum
 flex_dim flex_interp flex_cellnum flex_nodeadr flex_nodenum flex_vertadr flex_vertnum

@@ -103,6 +103,78 @@ fn material_id(spec: &Spec, name: &str) -> Option<i32> {
         .map(|p| p as i32)
 }
 
+/// The pose of `<frame>` `f` (with its enclosing frames) in its body, or None without one.
+fn frame_pose(
+    frames: &[FrameSpec],
+    c: &CompilerSpec,
+    f: Option<usize>,
+) -> Result<Option<([f64; 3], [f64; 4])>> {
+    let Some(mut f) = f else {
+        return Ok(None);
+    };
+    let mut pose = ([0.0; 3], [1.0, 0.0, 0.0, 0.0]);
+    // innermost first: each enclosing frame is applied on the left
+    loop {
+        let fs = &frames[f];
+        let q = resolve_quat(&fs.orient, c).map_err(|e| {
+            Error::compile(format!("orientation error '{e}' in frame")).at_line(fs.line)
+        })?;
+        pose = in_pose(&(fs.pos, q), &pose);
+        match fs.parent {
+            Some(p) => f = p,
+            None => return Ok(Some(pose)),
+        }
+    }
+}
+
+/// `child` (a pose in frame `frame`) in the frame's parent: MuJoCo's `mjuu_frameaccum`.
+fn in_pose(frame: &([f64; 3], [f64; 4]), child: &([f64; 3], [f64; 4])) -> ([f64; 3], [f64; 4]) {
+    let r = math::mul_mat_vec3(&math::quat_to_mat(&frame.1), &child.0);
+    (
+        math::add3(&frame.0, &r),
+        orient::mulquat(&frame.1, &child.1),
+    )
+}
+
+/// Places every body, joint, camera and light read inside a `<frame>` in its body (a body's and
+/// camera's orientation becomes a quaternion), so the compiler sees no frames there; the MJCF
+/// reader calls it once the document (and its compiler settings) is read. Geoms and sites are
+/// placed where their pose is resolved, since a `fromto` gives it in the frame.
+pub(crate) fn place_framed(spec: &mut Spec) -> Result<()> {
+    let (frames, c) = (&spec.frames, &spec.compiler);
+    for b in spec.bodies.iter_mut() {
+        if let Some(frame) = frame_pose(frames, c, b.frame.take())? {
+            let q = resolve_quat(&b.orient, c).map_err(|e| {
+                cerr_obj(
+                    format!("error '{e}' in frame alternative"),
+                    "body",
+                    &b.name,
+                    b.line,
+                )
+            })?;
+            let (pos, quat) = in_pose(&frame, &(b.pos, q));
+            b.pos = pos;
+            b.orient = Orientation::Quat(quat);
+        }
+    }
+    for j in spec.joints.iter_mut() {
+        if let Some(frame) = frame_pose(frames, c, j.frame.take())? {
+            j.pos = in_pose(&frame, &(j.pos, [1.0, 0.0, 0.0, 0.0])).0;
+            j.axis = math::mul_mat_vec3(&math::quat_to_mat(&frame.1), &j.axis);
+        }
+    }
+    for v in spec.cameras.iter_mut().chain(spec.lights.iter_mut()) {
+        if let Some(frame) = frame_pose(frames, c, v.frame.take())? {
+            let q = resolve_quat(&v.orient, c).unwrap_or([1.0, 0.0, 0.0, 0.0]);
+            let (pos, quat) = in_pose(&frame, &(v.pos, q));
+            v.pos = pos;
+            v.orient = Orientation::Quat(quat);
+            v.dir = math::mul_mat_vec3(&math::quat_to_mat(&frame.1), &v.dir);
+        }
+    }
+    Ok(())
+}
+
 /// Compiles a spec into a model, running the compile-time checks MuJoCo runs.
 pub fn compile(spec: &Spec) -> Result<Model> {
     if spec.compiler.discardvisual {
@@ -522,6 +594,9 @@ fn compile_geom(
                 "orientation specification error '{e}' in geom {gi}"
             ))
         })?;
+    }
+    if let Some(frame) = frame_pose(&spec.frames, &spec.compiler, g.frame)? {
+        (pos, quat) = in_pose(&frame, &(pos, quat));
     }
     let mut mesh = mesh;
     let mut center = [0.0; 3];
@@ -1327,6 +1402,10 @@ fn build(spec: &Spec) -> Result<Model> {
                     )
                 })?
             };
+            let (pos, quat) = match frame_pose(&spec.frames, c, ss.frame)? {
+                Some(frame) => in_pose(&frame, &(pos, quat)),
+                None => (pos, quat),
+            };
             m.site_type.push(ss.gtype as i32);
             m.site_bodyid.push(bi as i32);
             m.site_sameframe.push(0); // set by set_const
@@ -1349,7 +1428,9 @@ fn build(spec: &Spec) -> Result<Model> {
     for v in &spec.lights {
         m.light_bodyid.push(newid[v.body] as i32);
         m.light_pos.extend_from_slice(&v.pos);
-        m.light_dir.extend_from_slice(&v.dir);
+        let mut dir = v.dir;
+        orient::normvec(&mut dir);
+        m.light_dir.extend_from_slice(&dir);
     }
     m.nlight = spec.lights.len();
 

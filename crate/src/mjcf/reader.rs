@@ -30,6 +30,8 @@ pub struct Reader<'a> {
     /// MuJoCo names them) and the translation of the next body read directly under it.
     replicate_suffix: String,
     replicate_offset: Option<[f64; 3]>,
+    /// Inside `<frame>`: the innermost one, which the poses of the elements read now are in.
+    frame: Option<usize>,
 }
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
@@ -216,6 +218,7 @@ impl<'a> Reader<'a> {
             classes: vec![main],
             replicate_suffix: String::new(),
             replicate_offset: None,
+            frame: None,
         }
     }
 
@@ -359,6 +362,7 @@ impl<'a> Reader<'a> {
             }
             self.body_children(c, 0, 0)?;
         }
+        crate::compile::place_framed(&mut self.spec)?;
         Ok(self.spec)
     }
 
@@ -1031,6 +1035,7 @@ impl<'a> Reader<'a> {
                     let mut j = self.classes[cl].joint.clone();
                     read_joint(c, &mut j, false)?;
                     j.line = c.line;
+                    j.frame = self.frame;
                     self.suffix_name(&mut j.name);
                     self.spec.add_joint(body, j);
                 }
@@ -1059,6 +1064,7 @@ impl<'a> Reader<'a> {
                     let mut g = self.classes[cl].geom.clone();
                     read_geom(c, &mut g, false)?;
                     g.line = c.line;
+                    g.frame = self.frame;
                     for p in &c.children {
                         if p.name != "plugin" {
                             return Err(p.error(format!(
@@ -1076,6 +1082,7 @@ impl<'a> Reader<'a> {
                     let mut s = self.classes[cl].site.clone();
                     read_site(c, &mut s, false)?;
                     s.line = c.line;
+                    s.frame = self.frame;
                     self.suffix_name(&mut s.name);
                     self.spec.add_site(body, s);
                 }
@@ -1086,6 +1093,7 @@ impl<'a> Reader<'a> {
                         ..Default::default()
                     };
                     v.name = c.string("name").unwrap_or_default();
+                    v.frame = self.frame;
                     c.read_f64s("pos", 3, &mut v.pos)?;
                     v.orient = read_orientation(c)?.unwrap_or_default();
                     c.read_f64("fovy", &mut v.fovy)?;
@@ -1098,6 +1106,7 @@ impl<'a> Reader<'a> {
                         ..Default::default()
                     };
                     v.name = c.string("name").unwrap_or_default();
+                    v.frame = self.frame;
                     c.read_f64s("pos", 3, &mut v.pos)?;
                     c.read_f64s("dir", 3, &mut v.dir)?;
                     self.spec.lights.push(v);
@@ -1112,9 +1121,8 @@ impl<'a> Reader<'a> {
                     crate::compile::composite::make(&mut self.spec, body, &comp)
                         .map_err(|msg| composite_error(c, msg))?;
                 }
-                "frame" | "attach" | "plugin" => {
-                    return Err(unsupported(c, &format!("<{}>", c.name)))
-                }
+                "frame" => self.frame(c, body, class)?,
+                "attach" | "plugin" => return Err(unsupported(c, &format!("<{}>", c.name))),
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
@@ -1232,8 +1240,74 @@ impl<'a> Reader<'a> {
             if let Some(s) = e.keyword("simple", &[("false", false), ("auto", true)])? {
                 b.simple = s;
             }
+            b.frame = self.frame;
         }
-        self.body_children(e, id, childclass)
+        // a body's own children are in its frame, not in an enclosing <frame>
+        let frame = self.frame.take();
+        let result = self.body_children(e, id, childclass);
+        self.frame = frame;
+        result
+    }
+
+    /// `<frame>`: its bodies, geoms, sites, joints, cameras, lights, frames and replicates are
+    /// given in its pose, and take its `childclass` as their default class.
+    fn frame(&mut self, e: &Element, body: usize, class: usize) -> Result<()> {
+        e.check_attrs(&[
+            "name",
+            "childclass",
+            "pos",
+            "quat",
+            "axisangle",
+            "xyaxes",
+            "zaxis",
+            "euler",
+        ])?;
+        let class = match e.attr("childclass") {
+            Some(cc) => self
+                .classes
+                .iter()
+                .position(|c| c.name == cc)
+                .ok_or_else(|| {
+                    e.attr_error("childclass", format!("unknown default childclass '{cc}'"))
+                })?,
+            None => class,
+        };
+        let mut f = crate::spec::FrameSpec {
+            name: e.string("name").unwrap_or_default(),
+            parent: self.frame,
+            line: e.line,
+            ..Default::default()
+        };
+        self.suffix_name(&mut f.name);
+        if !f.name.is_empty() && self.spec.frames.iter().any(|g| g.name == f.name) {
+            // MuJoCo's parser reports its frame's compiler error inside the XML error
+            let msg = format!("Error: repeated name '{}' in frame", f.name);
+            return Err(e.attr_error("name", msg));
+        }
+        e.read_f64s("pos", 3, &mut f.pos)?;
+        if let Some(o) = read_orientation(e)? {
+            f.orient = o;
+        }
+        for c in &e.children {
+            let placed = [
+                "body",
+                "geom",
+                "site",
+                "joint",
+                "camera",
+                "light",
+                "frame",
+                "replicate",
+            ];
+            if !placed.contains(&c.name.as_str()) {
+                return Err(unsupported(c, &format!("<{}> inside <frame>", c.name)));
+            }
+        }
+        let outer = self.frame.replace(self.spec.frames.len());
+        self.spec.frames.push(f);
+        let result = self.body_children(e, body, class);
+        self.frame = outer;
+        result
     }
 
     fn flexcomp(&mut self, e: &Element, body: usize) -> Result<()> {
