@@ -151,7 +151,18 @@ pub struct FrameSpec {
     pub orient: Orientation,
     /// The enclosing frame, if any.
     pub parent: Option<usize>,
+    /// Copy `index` of a `<replicate>` with this `offset` and `euler` step: the frame MuJoCo
+    /// attaches that copy with (its pose is computed from these, `pos` and `orient` unused).
+    pub replicate: Option<ReplicateCopy>,
     pub line: u32,
+}
+
+/// One copy of a `<replicate>`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReplicateCopy {
+    pub offset: [f64; 3],
+    pub euler: [f64; 3],
+    pub index: usize,
 }
 
 /// A joint, with its default class already applied.

@@ -116,15 +116,36 @@ fn frame_pose(
     // innermost first: each enclosing frame is applied on the left
     loop {
         let fs = &frames[f];
-        let q = resolve_quat(&fs.orient, c).map_err(|e| {
-            Error::compile(format!("orientation error '{e}' in frame")).at_line(fs.line)
-        })?;
-        pose = in_pose(&(fs.pos, q), &pose);
+        let err = |e| Error::compile(format!("orientation error '{e}' in frame")).at_line(fs.line);
+        let own = match fs.replicate {
+            Some(r) => replicate_pose(&r, c).map_err(err)?,
+            None => (fs.pos, resolve_quat(&fs.orient, c).map_err(err)?),
+        };
+        pose = in_pose(&own, &pose);
         match fs.parent {
             Some(p) => f = p,
             None => return Ok(Some(pose)),
         }
     }
+}
+
+/// The pose of copy `r.index` of a `<replicate>`: turned by index·euler (resolved anew for
+/// each copy, as MuJoCo does), placed at the sum of the offsets turned by each earlier copy's
+/// rotation (MuJoCo's running `mjuu_frameaccum`).
+fn replicate_pose(
+    r: &ReplicateCopy,
+    c: &CompilerSpec,
+) -> std::result::Result<([f64; 3], [f64; 4]), String> {
+    let turned = |k: usize| {
+        let k = k as f64;
+        let e = [k * r.euler[0], k * r.euler[1], k * r.euler[2]];
+        resolve_quat(&Orientation::Euler(e), c)
+    };
+    let mut pos = [0.0; 3];
+    for k in 0..r.index {
+        pos = in_pose(&(pos, turned(k)?), &(r.offset, [1.0, 0.0, 0.0, 0.0])).0;
+    }
+    Ok((pos, turned(r.index)?))
 }
 
 /// `child` (a pose in frame `frame`) in the frame's parent: MuJoCo's `mjuu_frameaccum`.

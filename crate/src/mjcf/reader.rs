@@ -27,10 +27,10 @@ pub struct Reader<'a> {
     spec: Spec,
     classes: Vec<DefaultClass>,
     /// Inside `<replicate>`: the suffix every name gets (innermost copy index first, as
-    /// MuJoCo names them) and the translation of the next body read directly under it.
+    /// MuJoCo names them).
     replicate_suffix: String,
-    replicate_offset: Option<[f64; 3]>,
-    /// Inside `<frame>`: the innermost one, which the poses of the elements read now are in.
+    /// Inside `<frame>` or a `<replicate>` copy: the innermost frame, which the poses of the
+    /// elements read now are in.
     frame: Option<usize>,
 }
 
@@ -217,7 +217,6 @@ impl<'a> Reader<'a> {
             spec: Spec::default(),
             classes: vec![main],
             replicate_suffix: String::new(),
-            replicate_offset: None,
             frame: None,
         }
     }
@@ -1112,7 +1111,7 @@ impl<'a> Reader<'a> {
                     self.spec.lights.push(v);
                 }
                 "flexcomp" => self.flexcomp(c, body)?,
-                "replicate" => self.replicate(c, body, class, [0.0; 3])?,
+                "replicate" => self.replicate(c, body, class)?,
                 "composite" => {
                     if !self.replicate_suffix.is_empty() {
                         return Err(unsupported(c, "<composite> inside <replicate>"));
@@ -1131,12 +1130,12 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `<replicate count offset sep>`: `count` copies of its bodies, copy i moved by
-    /// i·offset, names suffixed with `sep` and the copy index (MuJoCo's order: copies of an
-    /// outer replicate are outermost in the body list; the innermost index comes first in the
-    /// name). Rotating replicates (`euler`) and non-body children are not supported yet.
-    fn replicate(&mut self, e: &Element, body: usize, class: usize, base: [f64; 3]) -> Result<()> {
-        e.check_attrs(&["count", "offset", "euler", "sep"])?;
+    /// `<replicate count offset euler sep childclass>`: `count` copies of its children, copy i
+    /// attached through a frame turned by i·euler at the running sum of turned offsets (MuJoCo's
+    /// order: copies of an outer replicate are outermost in the body list; the innermost index
+    /// comes first in a name, after `sep`).
+    fn replicate(&mut self, e: &Element, body: usize, class: usize) -> Result<()> {
+        e.check_attrs(&["count", "offset", "euler", "sep", "childclass"])?;
         let mut count = 0;
         e.read_int("count", &mut count)?;
         if count < 1 {
@@ -1145,39 +1144,52 @@ impl<'a> Reader<'a> {
         if count > 10_000 {
             return Err(unsupported(e, "replicate count above 10000"));
         }
-        let mut offset = [0.0; 3];
-        e.read_f64s("offset", 3, &mut offset)?;
-        let mut euler = [0.0; 3];
-        e.read_f64s("euler", 3, &mut euler)?;
-        if euler.iter().any(|&a| a != 0.0) {
-            return Err(unsupported(e, "rotating <replicate> (euler)"));
+        let mut step = crate::spec::ReplicateCopy::default();
+        e.read_f64s("offset", 3, &mut step.offset)?;
+        e.read_f64s("euler", 3, &mut step.euler)?;
+        let class = match e.attr("childclass") {
+            Some(cc) => self
+                .classes
+                .iter()
+                .position(|c| c.name == cc)
+                .ok_or_else(|| e.attr_error("childclass", "unknown default childclass"))?,
+            None => class,
+        };
+        for c in &e.children {
+            let placed = [
+                "body",
+                "geom",
+                "site",
+                "camera",
+                "light",
+                "frame",
+                "replicate",
+            ];
+            if !placed.contains(&c.name.as_str()) {
+                return Err(unsupported(c, &format!("<{}> inside <replicate>", c.name)));
+            }
         }
         let sep = e.string("sep").unwrap_or_default();
         let width = (count - 1).max(1).to_string().len();
-        let outer = self.replicate_suffix.clone();
-        for i in 0..count {
+        let (outer, outer_frame) = (self.replicate_suffix.clone(), self.frame);
+        let mut result = Ok(());
+        for i in 0..count as usize {
             self.replicate_suffix = format!("{sep}{i:0width$}{outer}");
-            let pos = [
-                base[0] + i as f64 * offset[0],
-                base[1] + i as f64 * offset[1],
-                base[2] + i as f64 * offset[2],
-            ];
-            for c in &e.children {
-                match c.name.as_str() {
-                    "body" => {
-                        self.replicate_offset = Some(pos);
-                        self.body(c, body, class)?;
-                    }
-                    "replicate" => self.replicate(c, body, class, pos)?,
-                    other => {
-                        self.replicate_suffix = outer;
-                        return Err(unsupported(c, &format!("<{other}> inside <replicate>")));
-                    }
-                }
+            self.frame = Some(self.spec.frames.len());
+            self.spec.frames.push(crate::spec::FrameSpec {
+                parent: outer_frame,
+                replicate: Some(crate::spec::ReplicateCopy { index: i, ..step }),
+                line: e.line,
+                ..Default::default()
+            });
+            result = self.body_children(e, body, class);
+            if result.is_err() {
+                break;
             }
         }
         self.replicate_suffix = outer;
-        Ok(())
+        self.frame = outer_frame;
+        result
     }
 
     /// Names inside a replicated subtree carry the copy's suffix.
@@ -1204,7 +1216,6 @@ impl<'a> Reader<'a> {
             "user",
         ])?;
         e.reject_unsupported(&["gravcomp"])?;
-        let offset = self.replicate_offset.take();
         let mut name = e.string("name").unwrap_or_default();
         if !name.is_empty() {
             name.push_str(&self.replicate_suffix);
@@ -1228,11 +1239,6 @@ impl<'a> Reader<'a> {
             b.childclass = childclass;
             b.line = e.line;
             e.read_f64s("pos", 3, &mut b.pos)?;
-            if let Some(d) = offset {
-                for k in 0..3 {
-                    b.pos[k] += d[k];
-                }
-            }
             if let Some(o) = read_orientation(e)? {
                 b.orient = o;
             }
