@@ -14,7 +14,7 @@
 pub fn parse_f64(s: &str) -> Option<f64> {
     #[cfg(target_arch = "wasm32")]
     {
-        let (negative, word) = special(s)?;
+        let (negative, word) = check_literal(s)?;
         Some(match word {
             Some(w) if negative => -w,
             Some(w) => w,
@@ -31,7 +31,7 @@ pub fn parse_f64(s: &str) -> Option<f64> {
 /// Checks the syntax of `s`: `None` when it is not a literal, else whether it starts with `-`
 /// and, for the words `inf`/`infinity`/`nan`, their unsigned value (`None` for a number).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn special(s: &str) -> Option<(bool, Option<f64>)> {
+fn check_literal(s: &str) -> Option<(bool, Option<f64>)> {
     let b = s.as_bytes();
     let negative = b.first() == Some(&b'-');
     let body = if matches!(b.first(), Some(b'+' | b'-')) {
@@ -140,8 +140,8 @@ mod tests {
         ];
         for c in cases {
             let rust = c.parse::<f64>().is_ok();
-            assert_eq!(special(c).is_some(), rust, "'{c}'");
-            if let Some((negative, Some(w))) = special(c) {
+            assert_eq!(check_literal(c).is_some(), rust, "'{c}'");
+            if let Some((negative, Some(w))) = check_literal(c) {
                 let x: f64 = c.parse().unwrap();
                 let w = if negative { -w } else { w };
                 assert!(w.is_nan() && x.is_nan() || w == x, "'{c}'");

@@ -1147,14 +1147,7 @@ impl<'a> Reader<'a> {
         let mut step = crate::spec::ReplicateCopy::default();
         e.read_f64s("offset", 3, &mut step.offset)?;
         e.read_f64s("euler", 3, &mut step.euler)?;
-        let class = match e.attr("childclass") {
-            Some(cc) => self
-                .classes
-                .iter()
-                .position(|c| c.name == cc)
-                .ok_or_else(|| e.attr_error("childclass", "unknown default childclass"))?,
-            None => class,
-        };
+        let class = self.child_class(e, class)?;
         for c in &e.children {
             let placed = [
                 "body",
@@ -1192,6 +1185,19 @@ impl<'a> Reader<'a> {
         result
     }
 
+    /// The default class of `e`'s children: its `childclass` (of a body, frame or replicate),
+    /// else the inherited `class`.
+    fn child_class(&self, e: &Element, class: usize) -> Result<usize> {
+        match e.attr("childclass") {
+            Some(cc) => self
+                .classes
+                .iter()
+                .position(|c| c.name == cc)
+                .ok_or_else(|| e.attr_error("childclass", "unknown default childclass")),
+            None => Ok(class),
+        }
+    }
+
     /// Names inside a replicated subtree carry the copy's suffix.
     fn suffix_name(&self, name: &mut String) {
         if !name.is_empty() {
@@ -1224,16 +1230,7 @@ impl<'a> Reader<'a> {
             return Err(e.attr_error("name", format!("repeated name '{name}' in body")));
         }
         let id = self.spec.add_body(parent, &name);
-        let childclass = match e.attr("childclass") {
-            Some(cc) => self
-                .classes
-                .iter()
-                .position(|c| c.name == cc)
-                .ok_or_else(|| {
-                    e.attr_error("childclass", format!("unknown default childclass '{cc}'"))
-                })?,
-            None => class,
-        };
+        let childclass = self.child_class(e, class)?;
         {
             let b = &mut self.spec.bodies[id];
             b.childclass = childclass;
@@ -1268,16 +1265,7 @@ impl<'a> Reader<'a> {
             "zaxis",
             "euler",
         ])?;
-        let class = match e.attr("childclass") {
-            Some(cc) => self
-                .classes
-                .iter()
-                .position(|c| c.name == cc)
-                .ok_or_else(|| {
-                    e.attr_error("childclass", format!("unknown default childclass '{cc}'"))
-                })?,
-            None => class,
-        };
+        let class = self.child_class(e, class)?;
         let mut f = crate::spec::FrameSpec {
             name: e.string("name").unwrap_or_default(),
             parent: self.frame,
