@@ -142,19 +142,25 @@ impl BodySpec {
     }
 }
 
-/// A `<frame>`: a pose its children (bodies, geoms, sites, frames) are given in, itself in its
-/// parent frame's or body's.
-#[derive(Debug, Clone, Default)]
+/// A frame its children (bodies, geoms, sites, joints, cameras, lights, frames) are given in,
+/// itself in its parent frame's or body's: a `<frame>`, or one copy of a `<replicate>`.
+#[derive(Debug, Clone)]
 pub struct FrameSpec {
     pub name: String,
-    pub pos: [f64; 3],
-    pub orient: Orientation,
+    pub placement: FramePlacement,
     /// The enclosing frame, if any.
     pub parent: Option<usize>,
-    /// Copy `index` of a `<replicate>` with this `offset` and `euler` step: the frame MuJoCo
-    /// attaches that copy with (its pose is computed from these, `pos` and `orient` unused).
-    pub replicate: Option<ReplicateCopy>,
     pub line: u32,
+}
+
+/// Where a frame is.
+#[derive(Debug, Clone)]
+pub enum FramePlacement {
+    /// A `<frame>`'s own `pos` and orientation.
+    Pose { pos: [f64; 3], orient: Orientation },
+    /// The frame MuJoCo attaches a replicate's copy with (its pose computed by the compiler
+    /// from the offset and euler step, which need the compiler's angle settings).
+    Copy(ReplicateCopy),
 }
 
 /// One copy of a `<replicate>`.

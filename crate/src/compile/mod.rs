@@ -117,9 +117,9 @@ fn frame_pose(
     loop {
         let fs = &frames[f];
         let err = |e| Error::compile(format!("orientation error '{e}' in frame")).at_line(fs.line);
-        let own = match fs.replicate {
-            Some(r) => replicate_pose(&r, c).map_err(err)?,
-            None => (fs.pos, resolve_quat(&fs.orient, c).map_err(err)?),
+        let own = match &fs.placement {
+            FramePlacement::Copy(r) => replicate_pose(r, c).map_err(err)?,
+            FramePlacement::Pose { pos, orient } => (*pos, resolve_quat(orient, c).map_err(err)?),
         };
         pose = in_pose(&own, &pose);
         match fs.parent {

@@ -36,6 +36,30 @@ pub struct Reader<'a> {
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
 
+/// Attributes of a `<frame>`, which a `<body>` has too.
+const FRAME_ATTRS: [&str; 8] = [
+    "name",
+    "childclass",
+    "pos",
+    "quat",
+    "axisangle",
+    "xyaxes",
+    "zaxis",
+    "euler",
+];
+
+/// What a `<frame>` places; a `<replicate>` places the same but joints.
+const FRAME_CHILDREN: [&str; 8] = [
+    "body",
+    "geom",
+    "site",
+    "joint",
+    "camera",
+    "light",
+    "frame",
+    "replicate",
+];
+
 fn unsupported(e: &Element, what: &str) -> crate::Error {
     let mut err = e.error(format!("{what} is not supported by flexlab yet"));
     err.kind = ErrorKind::Unsupported;
@@ -1149,39 +1173,44 @@ impl<'a> Reader<'a> {
         e.read_f64s("euler", 3, &mut step.euler)?;
         let class = self.child_class(e, class)?;
         for c in &e.children {
-            let placed = [
-                "body",
-                "geom",
-                "site",
-                "camera",
-                "light",
-                "frame",
-                "replicate",
-            ];
-            if !placed.contains(&c.name.as_str()) {
+            if c.name == "joint" || !FRAME_CHILDREN.contains(&c.name.as_str()) {
                 return Err(unsupported(c, &format!("<{}> inside <replicate>", c.name)));
             }
         }
         let sep = e.string("sep").unwrap_or_default();
         let width = (count - 1).max(1).to_string().len();
-        let (outer, outer_frame) = (self.replicate_suffix.clone(), self.frame);
+        let outer = self.replicate_suffix.clone();
         let mut result = Ok(());
         for i in 0..count as usize {
             self.replicate_suffix = format!("{sep}{i:0width$}{outer}");
-            self.frame = Some(self.spec.frames.len());
-            self.spec.frames.push(crate::spec::FrameSpec {
-                parent: outer_frame,
-                replicate: Some(crate::spec::ReplicateCopy { index: i, ..step }),
-                line: e.line,
-                ..Default::default()
-            });
-            result = self.body_children(e, body, class);
+            let copy = crate::spec::ReplicateCopy { index: i, ..step };
+            result = self.in_frame(e, body, class, String::new(), FramePlacement::Copy(copy));
             if result.is_err() {
                 break;
             }
         }
         self.replicate_suffix = outer;
-        self.frame = outer_frame;
+        result
+    }
+
+    /// Reads `e`'s children inside a new frame `placement` (named `name`) in the current one.
+    fn in_frame(
+        &mut self,
+        e: &Element,
+        body: usize,
+        class: usize,
+        name: String,
+        placement: FramePlacement,
+    ) -> Result<()> {
+        let outer = self.frame.replace(self.spec.frames.len());
+        self.spec.frames.push(crate::spec::FrameSpec {
+            name,
+            placement,
+            parent: outer,
+            line: e.line,
+        });
+        let result = self.body_children(e, body, class);
+        self.frame = outer;
         result
     }
 
@@ -1206,21 +1235,9 @@ impl<'a> Reader<'a> {
     }
 
     fn body(&mut self, e: &Element, parent: usize, class: usize) -> Result<()> {
-        e.check_attrs(&[
-            "name",
-            "childclass",
-            "pos",
-            "quat",
-            "axisangle",
-            "xyaxes",
-            "zaxis",
-            "euler",
-            "mocap",
-            "gravcomp",
-            "sleep",
-            "simple",
-            "user",
-        ])?;
+        let mut allowed = FRAME_ATTRS.to_vec();
+        allowed.extend(["mocap", "gravcomp", "sleep", "simple", "user"]);
+        e.check_attrs(&allowed)?;
         e.reject_unsupported(&["gravcomp"])?;
         let mut name = e.string("name").unwrap_or_default();
         if !name.is_empty() {
@@ -1255,53 +1272,24 @@ impl<'a> Reader<'a> {
     /// `<frame>`: its bodies, geoms, sites, joints, cameras, lights, frames and replicates are
     /// given in its pose, and take its `childclass` as their default class.
     fn frame(&mut self, e: &Element, body: usize, class: usize) -> Result<()> {
-        e.check_attrs(&[
-            "name",
-            "childclass",
-            "pos",
-            "quat",
-            "axisangle",
-            "xyaxes",
-            "zaxis",
-            "euler",
-        ])?;
+        e.check_attrs(&FRAME_ATTRS)?;
         let class = self.child_class(e, class)?;
-        let mut f = crate::spec::FrameSpec {
-            name: e.string("name").unwrap_or_default(),
-            parent: self.frame,
-            line: e.line,
-            ..Default::default()
-        };
-        self.suffix_name(&mut f.name);
-        if !f.name.is_empty() && self.spec.frames.iter().any(|g| g.name == f.name) {
+        let mut name = e.string("name").unwrap_or_default();
+        self.suffix_name(&mut name);
+        if !name.is_empty() && self.spec.frames.iter().any(|g| g.name == name) {
             // MuJoCo's parser reports its frame's compiler error inside the XML error
-            let msg = format!("Error: repeated name '{}' in frame", f.name);
+            let msg = format!("Error: repeated name '{name}' in frame");
             return Err(e.attr_error("name", msg));
         }
-        e.read_f64s("pos", 3, &mut f.pos)?;
-        if let Some(o) = read_orientation(e)? {
-            f.orient = o;
-        }
+        let mut pos = [0.0; 3];
+        e.read_f64s("pos", 3, &mut pos)?;
+        let orient = read_orientation(e)?.unwrap_or_default();
         for c in &e.children {
-            let placed = [
-                "body",
-                "geom",
-                "site",
-                "joint",
-                "camera",
-                "light",
-                "frame",
-                "replicate",
-            ];
-            if !placed.contains(&c.name.as_str()) {
+            if !FRAME_CHILDREN.contains(&c.name.as_str()) {
                 return Err(unsupported(c, &format!("<{}> inside <frame>", c.name)));
             }
         }
-        let outer = self.frame.replace(self.spec.frames.len());
-        self.spec.frames.push(f);
-        let result = self.body_children(e, body, class);
-        self.frame = outer;
-        result
+        self.in_frame(e, body, class, name, FramePlacement::Pose { pos, orient })
     }
 
     fn flexcomp(&mut self, e: &Element, body: usize) -> Result<()> {

@@ -18,11 +18,16 @@ pub fn transmission(m: &Model, d: &mut Data) {
         let gear = m.actuator_gear[6 * i];
         let id = m.actuator_trnid[2 * i] as usize;
         let (from, n) = (m.trn_rowadr[i] as usize, m.trn_rownnz[i] as usize);
-        let mut compress = m.actuator_trntype[i] == SITE;
+        // MuJoCo compresses a site's row always, a tendon's only where Jacobians are dense
+        let compress = match m.actuator_trntype[i] {
+            SITE => true,
+            0 => false,
+            _ => dense,
+        };
         if m.actuator_trntype[i] == 0 {
             d.a.actuator_length[i] = gear * d.a.qpos[m.jnt_qposadr[id] as usize];
             d.a.actuator_moment[adr] = gear;
-        } else if compress {
+        } else if m.actuator_trntype[i] == SITE {
             d.a.actuator_length[i] = 0.0;
             let mut row = std::mem::take(&mut d.a.actuator_moment);
             site_moment(m, d, i, &mut row[adr..adr + n]);
@@ -33,7 +38,6 @@ pub fn transmission(m: &Model, d: &mut Data) {
             for k in 0..n {
                 d.a.actuator_moment[adr + k] = gear * d.a.ten_J[tadr + k];
             }
-            compress = dense;
         }
         let a = &mut d.a;
         a.moment_colind[adr..adr + n].copy_from_slice(&m.trn_colind[from..from + n]);
