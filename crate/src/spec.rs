@@ -408,6 +408,9 @@ pub struct FlexSpec {
     pub has_strain_eq: bool,
     /// Cell emptiness computed by flexcomp (interpolated volume flexes).
     pub cell_empty: Vec<bool>,
+    /// The `<frame>` around the flexcomp this flex came from: MuJoCo 3.15.0 builds a flexcomp
+    /// in its body and does not apply the frame's pose (a compile warning says so).
+    pub ignored_frame: Option<usize>,
     pub line: u32,
 }
 
@@ -453,6 +456,7 @@ impl Default for FlexSpec {
             elemtexcoord: Vec::new(),
             has_strain_eq: false,
             cell_empty: Vec::new(),
+            ignored_frame: None,
             line: 0,
         }
     }

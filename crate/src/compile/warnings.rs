@@ -1,5 +1,6 @@
 //! Compile-time warnings: a model that compiles, but that MuJoCo 3.15.0 warns about when it
-//! compiles it, or that would crash MuJoCo 3.15.0 when it steps. flexlab prints them where
+//! compiles it, that would crash MuJoCo 3.15.0 when it steps, or where MuJoCo 3.15.0 silently
+//! ignores what the file asks for. flexlab prints them where
 //! MuJoCo prints its own (the CLI's stderr), the page shows them beside the scene, and
 //! `flexlab lessons check` lists them without failing.
 
@@ -8,10 +9,12 @@ use crate::model::Model;
 use crate::spec::Spec;
 
 /// Every warning of a compiled model: MuJoCo's own ([`mujoco_warnings`]), then flexlab's
-/// notes on what crashes MuJoCo 3.15.0 ([`crash_warnings`]).
+/// notes on what crashes MuJoCo 3.15.0 ([`crash_warnings`]) and on what it ignores
+/// ([`ignored_warnings`]).
 pub fn warnings(spec: &Spec, m: &Model) -> Vec<Error> {
     let mut out = mujoco_warnings(spec, m);
     out.extend(crash_warnings(spec, m));
+    out.extend(ignored_warnings(spec, m));
     out
 }
 
@@ -60,6 +63,33 @@ pub fn crash_warnings(spec: &Spec, m: &Model) -> Vec<Error> {
                     "flex '{}' has passive contacts with condim above 3 ({why}): MuJoCo 3.15.0 \
                      crashes (segmentation fault) when one of its elements touches a static geom \
                      or another flex with them; flexlab applies the passive normal penalty",
+                    m.names_flex[f]
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// What the file asks for and MuJoCo 3.15.0 (and so flexlab) silently does not do.
+pub fn ignored_warnings(spec: &Spec, m: &Model) -> Vec<Error> {
+    let mut out = Vec::new();
+    for (f, flex) in spec.flexes.iter().enumerate().take(m.nflex) {
+        // a frame whose pose cannot be resolved failed the compile already
+        let Ok(Some((pos, quat))) =
+            super::frame_pose(&spec.frames, &spec.compiler, flex.ignored_frame)
+        else {
+            continue;
+        };
+        if pos != [0.0; 3] || quat != [1.0, 0.0, 0.0, 0.0] {
+            out.push(at_flex(
+                spec,
+                m,
+                f,
+                format!(
+                    "flexcomp '{}' is inside a <frame> that moves it: MuJoCo 3.15.0 builds a \
+                     flexcomp in its body and ignores the frame's pose, and so does flexlab; \
+                     give the flexcomp its own pos and orientation instead",
                     m.names_flex[f]
                 ),
             ));
@@ -178,5 +208,29 @@ mod tests {
         // unless the cloth has the higher priority
         let xml = xml.replace(r#"passive="true""#, r#"passive="true" priority="1""#);
         assert!(warnings(&xml).is_empty());
+    }
+
+    // MuJoCo 3.15.0 places a flexcomp in a turned frame exactly as without the frame
+    // (`crate/tests/models/frame_flexcomp.xml` holds its compiled model)
+    #[test]
+    fn a_flexcomp_in_a_frame_that_would_move_it_is_flagged() {
+        let edge = r#"<edge equality="true"/>"#;
+        let framed = |frame: &str| {
+            cloth(edge, "")
+                .replace("<flexcomp", &format!("<frame {frame}><flexcomp"))
+                .replace("</flexcomp>", "</flexcomp></frame>")
+        };
+        for quiet in ["", r#"pos="0 0 0" euler="0 0 0""#] {
+            assert!(warnings(&framed(quiet)).is_empty(), "{quiet}");
+        }
+        for moving in [r#"pos="0 0 .1""#, r#"euler="0 0 30""#] {
+            let w = warnings(&framed(moving));
+            assert_eq!(w.len(), 1, "{moving}");
+            assert!(w[0].contains("flexcomp 'c' is inside a <frame> that moves it"));
+        }
+        // an enclosing frame counts too
+        let nested = framed("").replace("<frame >", r#"<frame pos="1 0 0"><frame>"#);
+        let nested = nested.replace("</frame>", "</frame></frame>");
+        assert_eq!(warnings(&nested).len(), 1);
     }
 }

@@ -48,8 +48,10 @@ const FRAME_ATTRS: [&str; 8] = [
     "euler",
 ];
 
-/// What a `<frame>` places; a `<replicate>` places the same but joints.
-const FRAME_CHILDREN: [&str; 8] = [
+/// What a `<frame>` places; a `<replicate>` places the same but joints. A flexcomp is read in
+/// a frame but not placed by it (MuJoCo 3.15.0 builds it in the body), and only the first body
+/// of a composite is placed.
+const FRAME_CHILDREN: [&str; 10] = [
     "body",
     "geom",
     "site",
@@ -58,6 +60,8 @@ const FRAME_CHILDREN: [&str; 8] = [
     "light",
     "frame",
     "replicate",
+    "flexcomp",
+    "composite",
 ];
 
 fn unsupported(e: &Element, what: &str) -> crate::Error {
@@ -1141,8 +1145,13 @@ impl<'a> Reader<'a> {
                         return Err(unsupported(c, "<composite> inside <replicate>"));
                     }
                     let comp = super::composite::read_composite(c, &mut self.spec)?;
+                    let first = self.spec.bodies.len();
                     crate::compile::composite::make(&mut self.spec, body, &comp)
                         .map_err(|msg| composite_error(c, msg))?;
+                    // MuJoCo attaches the chain's first body to the enclosing frame
+                    if let Some(b) = self.spec.bodies.get_mut(first) {
+                        b.frame = self.frame;
+                    }
                 }
                 "frame" => self.frame(c, body, class)?,
                 "attach" | "plugin" => return Err(unsupported(c, &format!("<{}>", c.name))),
@@ -1485,10 +1494,18 @@ impl<'a> Reader<'a> {
                 "flex constraints and edge stiffness cannot both be present",
             ));
         }
+        if !self.replicate_suffix.is_empty() {
+            // MuJoCo 3.15.0 reads a replicate's children into an unnamed body
+            return Err(e.error("Parent body must have name"));
+        }
         let eq_default = self.classes[0].equality.clone();
         let compiler = self.spec.compiler.clone();
         flexcomp::make(&mut self.spec, body, fc, &eq_default, &compiler)
-            .map_err(|err| e.error(err.message))
+            .map_err(|err| e.error(err.message))?;
+        if let Some(flex) = self.spec.flexes.last_mut() {
+            flex.ignored_frame = self.frame;
+        }
+        Ok(())
     }
 }
 
