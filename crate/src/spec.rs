@@ -573,6 +573,21 @@ pub enum Transmission {
     Site(String),
 }
 
+/// A sensor, as `mjsSensor` (the types flexlab computes): its `mjtSensor`, the object and
+/// optional reference frame it reads (`mjtObj` and name), and its cutoff and noise.
+#[derive(Debug, Clone, Default)]
+pub struct SensorSpec {
+    pub name: String,
+    pub stype: i32,
+    pub objtype: i32,
+    pub objname: String,
+    pub reftype: i32,
+    pub refname: String,
+    pub cutoff: f64,
+    pub noise: f64,
+    pub line: u32,
+}
+
 /// An actuator (`<general>`, `<motor>`, `<position>`, `<velocity>`), as `mjsActuator`:
 /// force = gain·ctrl + bias, with MuJoCo's parameter vectors.
 #[derive(Debug, Clone)]
@@ -767,6 +782,7 @@ pub struct Spec {
     pub equalities: Vec<EqualitySpec>,
     pub tendons: Vec<TendonSpec>,
     pub actuators: Vec<ActuatorSpec>,
+    pub sensors: Vec<SensorSpec>,
     pub meshes: Vec<MeshSpec>,
     pub materials: Vec<MaterialSpec>,
     pub keys: Vec<KeySpec>,
@@ -801,6 +817,7 @@ impl Default for Spec {
             equalities: Vec::new(),
             tendons: Vec::new(),
             actuators: Vec::new(),
+            sensors: Vec::new(),
             meshes: Vec::new(),
             materials: Vec::new(),
             keys: Vec::new(),

@@ -173,6 +173,8 @@ impl Scene {
             "nmesh",
             "nmeshvert",
             "nmeshface",
+            "nsensor",
+            "nsensordata",
         ] {
             if !first {
                 s.push(',');
@@ -211,6 +213,7 @@ impl Scene {
         names(&mut s, "actuator", &m.names_actuator);
         names(&mut s, "tendon", &m.names_tendon);
         names(&mut s, "site", &m.names_site);
+        names(&mut s, "sensor", &m.names_sensor);
         names(&mut s, "warnings", &self.warnings);
         s.push_str(",\"stat\":{\"center\":[");
         for k in 0..3 {

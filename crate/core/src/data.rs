@@ -207,6 +207,10 @@ data_arrays! {
     site_xpos: f64[3],
     site_xmat: f64[9],
     subtree_com: f64[3],
+    /// Subtree linear velocity (m/s) and angular momentum about its centre of mass (kg·m²/s),
+    /// computed when a sensor needs them (`mj_subtreeVel`).
+    subtree_linvel: f64[3],
+    subtree_angmom: f64[3],
     cdof: f64[6],
     cinert: f64[10],
     flexvert_xpos: f64[3],
@@ -269,6 +273,9 @@ data_arrays! {
     efc_b: f64[1],
     efc_force: f64[1],
     efc_state: i32[1],
+
+    /// Every sensor's values, `sensordata[sensor_adr[i]..+sensor_dim[i]]`.
+    sensordata: f64[1],
 }
 
 /// The simulation state of one model.
@@ -356,6 +363,8 @@ impl Data {
             site_xpos: z(3 * m.nsite),
             site_xmat: z(9 * m.nsite),
             subtree_com: z(3 * nbody),
+            subtree_linvel: z(3 * nbody),
+            subtree_angmom: z(3 * nbody),
             cdof: z(6 * nv),
             cinert: z(10 * nbody),
             flexvert_xpos: z(3 * m.nflexvert),
@@ -410,6 +419,7 @@ impl Data {
             efc_b: z(maxefc),
             efc_force: z(maxefc),
             efc_state: crate::data::zeros(maxefc),
+            sensordata: z(m.nsensordata),
         };
         let mut d = Data {
             time: 0.0,
@@ -453,6 +463,9 @@ impl Data {
             &mut a.xfrc_applied,
             &mut a.qacc,
             &mut a.act_dot,
+            &mut a.subtree_linvel,
+            &mut a.subtree_angmom,
+            &mut a.sensordata,
         ] {
             v.iter_mut().for_each(|x| *x = 0.0);
         }

@@ -407,6 +407,9 @@ model_struct! {
         nkey: usize,
         nmocap: usize,
         nexclude: usize,
+        /// Sensors and the length of `sensordata` (the sum of `sensor_dim`).
+        nsensor: usize,
+        nsensordata: usize,
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
         nC: usize,
@@ -442,6 +445,7 @@ model_struct! {
         names_eq: Vec<String>,
         names_key: Vec<String>,
         names_mesh: Vec<String>,
+        names_sensor: Vec<String>,
     }
     arrays {
         qpos0: f64[1],
@@ -717,6 +721,22 @@ model_struct! {
         /// Actuator driving each joint, or -1.
         jnt_actuatorid: i32[1],
 
+        /// `mjtSensor`, `mjtDataType`, `mjtStage` and the sensorized object and reference
+        /// frame (`mjtObj` and id; reference -1: the world frame) of each sensor.
+        sensor_type: i32[1],
+        sensor_datatype: i32[1],
+        sensor_needstage: i32[1],
+        sensor_objtype: i32[1],
+        sensor_objid: i32[1],
+        sensor_reftype: i32[1],
+        sensor_refid: i32[1],
+        /// Its values, `sensordata[sensor_adr[i]..+sensor_dim[i]]`.
+        sensor_dim: i32[1],
+        sensor_adr: i32[1],
+        /// Clamp of its values (0: none), and its noise (kept, never applied, as MuJoCo).
+        sensor_cutoff: f64[1],
+        sensor_noise: f64[1],
+
         key_time: f64[1],
         key_qpos: f64[1],
         key_qvel: f64[1],
@@ -792,6 +812,8 @@ impl Model {
             "nkey" => self.nkey,
             "nmocap" => self.nmocap,
             "nplugin" => self.nplugin,
+            "nsensor" => self.nsensor,
+            "nsensordata" => self.nsensordata,
             "nC" => self.nC,
             _ => return None,
         })

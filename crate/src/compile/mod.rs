@@ -23,6 +23,7 @@ pub mod bvh;
 pub mod checks;
 pub mod composite;
 mod efm0;
+mod sensor;
 mod setconst;
 
 use crate::error::{Error, Result};
@@ -1510,6 +1511,7 @@ fn build(spec: &Spec) -> Result<Model> {
     checks::check_flex_bodies(&m)?;
     // ---- tendons and actuators
     actuation::compile(&mut m, spec)?;
+    sensor::compile(&mut m, spec)?;
 
     // ---- equalities
     compile_equalities(&mut m, spec, &compiled)?;
@@ -1525,6 +1527,19 @@ fn build(spec: &Spec) -> Result<Model> {
                 return Err(err(format!("invalid qpos size, expected length {}", m.nq)));
             }
             qpos[..q.len()].copy_from_slice(q);
+        }
+        // ball and free joint quaternions are normalized, by the compiler's rule and then by
+        // mj_normalizeQuat (a zero quaternion becomes the identity), as MuJoCo 3.15.0 does
+        for j in 0..m.njnt {
+            let at = m.jnt_qposadr[j] as usize;
+            let at = match m.jnt_type[j] {
+                0 => at + 3,
+                1 => at,
+                _ => continue,
+            };
+            orient::normvec(&mut qpos[at..at + 4]);
+            let q: &mut [f64; 4] = (&mut qpos[at..at + 4]).try_into().unwrap();
+            math::normalize4(q);
         }
         m.key_qpos.extend_from_slice(&qpos);
         let mut qvel = vec![0.0; m.nv];
@@ -1568,6 +1583,9 @@ fn build(spec: &Spec) -> Result<Model> {
                 )));
             }
             mquat = q.clone();
+            for q in mquat.chunks_exact_mut(4) {
+                orient::normvec(q);
+            }
         }
         m.key_mpos.extend_from_slice(&mpos);
         m.key_mquat.extend_from_slice(&mquat);

@@ -556,6 +556,27 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_sensor_is_read_from_sensordata() {
+        let xml = r#"<mujoco><worldbody><body pos="0 0 1"><joint name="z" type="slide"
+            axis="0 0 1"/><geom type="sphere" size="0.1"/></body></worldbody>
+            <sensor><clock/><jointpos joint="z"/></sensor></mujoco>"#;
+        let m = crate::load_xml(xml, None, &crate::mjcf::MemSource::default()).unwrap();
+        let mut d = Data::new(&m);
+        for _ in 0..10 {
+            crate::engine::step(&m, &mut d);
+        }
+        let c = ctx(&m, &d);
+        let v = |s: &str| eval(&parse(s).unwrap(), &c).unwrap();
+        // the step's forward pass computed them, before its integration moved time and qpos
+        let Val::Num(clock) = v("sensordata[0]") else {
+            panic!()
+        };
+        assert!((clock - (d.time - m.opt.timestep)).abs() < 1e-12);
+        assert_eq!(v("sensor_adr[1]"), Val::Num(1.0));
+        assert!(matches!(v("sensordata[1]"), Val::Num(q) if q < 0.0 && q > d.qpos[0]));
+    }
+
+    #[test]
     fn fields_sizes_and_arithmetic() {
         let (m, d) = model();
         let c = ctx(&m, &d);

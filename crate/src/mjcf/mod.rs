@@ -6,6 +6,7 @@ mod actuation;
 mod attrs;
 mod composite;
 mod reader;
+mod sensor;
 pub mod xml;
 
 pub use xml::{DirSource, FileSource, MemSource};

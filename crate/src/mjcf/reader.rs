@@ -64,7 +64,7 @@ const FRAME_CHILDREN: [&str; 10] = [
     "composite",
 ];
 
-fn unsupported(e: &Element, what: &str) -> crate::Error {
+pub(super) fn unsupported(e: &Element, what: &str) -> crate::Error {
     let mut err = e.error(format!("{what} is not supported by flexlab yet"));
     err.kind = ErrorKind::Unsupported;
     err
@@ -375,10 +375,7 @@ impl<'a> Reader<'a> {
             }
         }
         for c in root.children_named("sensor") {
-            if !c.children.is_empty() {
-                let kind = &c.children[0].name;
-                return Err(unsupported(&c.children[0], &format!("the sensor <{kind}>")));
-            }
+            super::sensor::read_sensors(c, &mut self.spec.sensors)?;
         }
         for c in root.children_named("keyframe") {
             self.keyframe(c)?;

@@ -101,7 +101,7 @@ export class App {
     this.bench.onLoaded((s) => {
       this.controls.setScene(s);
       this.inspector.setScene(s.fields, s.info.sizes, s.topology, s.info.options.sparse);
-      this.plots.clear();
+      this.plots.setSensors(s.topology.sensors);
       if (this.lesson && !this.fieldsLinked) {
         this.fieldsLinked = true;
         this.lesson.view.linkFields(new Set([...s.fields.model, ...s.fields.data, 'contact']), (name, row) => {

@@ -38,6 +38,8 @@ export interface ModelInfo {
   tendon: string[];
   /** Site names (`mjModel.names` of sites). */
   site: string[];
+  /** `names_sensor` ('' for unnamed ones). */
+  sensor: string[];
   /**
    * Compile warnings (the model loads): MuJoCo 3.15.0's own, and models it crashes on that the
    * engine runs. Each is the message, a newline, then where (element, name, line).

@@ -67,6 +67,11 @@ export interface Topology {
   /** Number of actuators (`nu`): the frame carries `ctrl` (nu floats). */
   nu: number;
   actuators: ActuatorInfo[];
+  /**
+   * Labels of the sensor values the plots follow (the first `MAX_SENSOR_SERIES` of
+   * `sensordata`): the sensor's name, or its element and id, and the component of a vector.
+   */
+  sensors: string[];
 }
 
 /** Most contacts a frame carries for drawing (the inspector reads them all). */
@@ -135,6 +140,9 @@ export type ToWorker =
   /** Test hook: behave as if the wasm instance had trapped. */
   | { type: 'selftest-crash' };
 
+/** How many values of `sensordata` the plots follow (its first ones). */
+export const MAX_SENSOR_SERIES = 8;
+
 /** Numbers the plots follow, measured by the worker each frame. */
 export interface Probe {
   /** Potential, kinetic and elastic (all flexes) energy (J). */
@@ -149,6 +157,8 @@ export interface Probe {
   /** Deepest penetration over the contacts (m, ≥ 0) and the summed normal force (N). */
   penetration: number;
   contactForce: number;
+  /** The first `MAX_SENSOR_SERIES` values of `sensordata` (NaN past its end). */
+  sensors: number[];
 }
 
 export interface FrameStats {

@@ -5,7 +5,7 @@
  * that goes bad pauses the scene and says so; a wasm trap is reported so the page can restart us.
  */
 import { CONTACT_STRIDE, contactNormalForce, engineVersion, FlexScene, loadEngine } from '../engine/flexlab';
-import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, type ActuatorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
+import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, MAX_SENSOR_SERIES, type ActuatorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
 import { drawnRgba } from './material';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -49,7 +49,7 @@ let diverged: string | null = null;
 let handled = 0;
 /** A control changed while paused: recompute derived quantities (MuJoCo simulate's paused mj_forward). */
 let ctrlForward = false;
-const probe: Probe = { potential: 0, kinetic: 0, elastic: 0, edgeMin: 0, edgeMean: 0, edgeMax: 0, edgeSel: NaN, penetration: 0, contactForce: 0 };
+const probe: Probe = { potential: 0, kinetic: 0, elastic: 0, edgeMin: 0, edgeMean: 0, edgeMax: 0, edgeSel: NaN, penetration: 0, contactForce: 0, sensors: new Array<number>(MAX_SENSOR_SERIES).fill(NaN) };
 const dragAnchor = new Float64Array(3);
 
 function post(msg: FromWorker, transfer: Transferable[] = []): void {
@@ -177,7 +177,33 @@ function topology(s: FlexScene): Topology {
     edges,
     forceVerts,
     pyramidal: s.info.options.cone === 'pyramidal',
+    sensors: sensorLabels(s),
   };
+}
+
+/** MJCF element names of the sensor types the engine computes (`mjtSensor` numbering). */
+const SENSOR_ELEMENTS: Record<number, string> = {
+  2: 'velocimeter', 3: 'gyro', 6: 'magnetometer', 9: 'jointpos', 10: 'jointvel', 11: 'tendonpos',
+  12: 'tendonvel', 13: 'actuatorpos', 14: 'actuatorvel', 15: 'actuatorfrc', 16: 'jointactuatorfrc',
+  17: 'tendonactuatorfrc', 18: 'ballquat', 19: 'ballangvel', 20: 'jointlimitpos', 21: 'jointlimitvel',
+  22: 'jointlimitfrc', 23: 'tendonlimitpos', 24: 'tendonlimitvel', 25: 'tendonlimitfrc', 26: 'framepos',
+  27: 'framequat', 28: 'framexaxis', 29: 'frameyaxis', 30: 'framezaxis', 31: 'framelinvel',
+  32: 'frameangvel', 35: 'subtreecom', 36: 'subtreelinvel', 37: 'subtreeangmom', 43: 'e_potential',
+  44: 'e_kinetic', 45: 'clock',
+};
+
+/** Plot labels of the first values of `sensordata` (see `Topology.sensors`). */
+function sensorLabels(s: FlexScene): string[] {
+  const n = s.info.sizes.nsensor ?? 0;
+  if (!n) return [];
+  const dim = s.modelField('sensor_dim');
+  const type = s.modelField('sensor_type');
+  const out: string[] = [];
+  for (let i = 0; i < n && out.length < MAX_SENSOR_SERIES; i++) {
+    const base = s.info.sensor[i] || `${SENSOR_ELEMENTS[type[i]] ?? 'sensor'} ${i}`;
+    for (let k = 0; k < dim[i] && out.length < MAX_SENSOR_SERIES; k++) out.push(dim[i] > 1 ? `${base}[${k}]` : base);
+  }
+  return out;
 }
 
 /** The actuators the Controls panel drives: names, control ranges and what they act on. */
@@ -320,6 +346,8 @@ function measure(c: Loaded): void {
   probe.edgeMax = len.length ? mx : 0;
   probe.edgeMean = len.length ? sum / len.length : 0;
   probe.edgeSel = selEdge >= 0 && selEdge < len.length ? len[selEdge] : NaN;
+  const sd = c.scene.view('sensordata');
+  for (let k = 0; k < MAX_SENSOR_SERIES; k++) probe.sensors[k] = k < sd.length ? sd[k] : NaN;
 }
 
 function fillFrame(c: Loaded, out: Float32Array): void {

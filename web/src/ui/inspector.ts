@@ -14,7 +14,7 @@ export type RowKind = 'vertex' | 'edge' | 'geom' | 'body' | 'flex' | 'contact' |
 
 const VERTEX_FIELDS = new Set(['flex_vert', 'flex_vert0', 'flex_vertbodyid', 'flex_vertmetric', 'flex_vertedgeadr', 'flex_vertedgenum', 'flexvert_xpos', 'flexvert_length']);
 const EDGE_FIELDS = new Set(['flex_edge', 'flex_edgeflap', 'flexedge_length', 'flexedge_length0', 'flexedge_velocity', 'flexedge_invweight0', 'flexedge_rigid']);
-const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_com', 'cinert', 'crb', 'cvel', 'cacc', 'cfrc_int', 'cfrc_ext', 'xfrc_applied']);
+const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_com', 'subtree_linvel', 'subtree_angmom', 'cinert', 'crb', 'cvel', 'cacc', 'cfrc_int', 'cfrc_ext', 'xfrc_applied']);
 
 /** Column names MuJoCo's docs use for common row widths. */
 const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];

@@ -1,12 +1,13 @@
 /**
  * Live plots (uPlot) of what the worker measures each frame: MuJoCo's potential and kinetic
  * energy plus the flex elastic energy, edge lengths (min, mean, max and the edge selected in the
- * inspector), and contact penetration and normal force. Samples go into columns allocated once;
- * the charts redraw a few times a second; the whole record exports as CSV.
+ * inspector), contact penetration and normal force, and, when the model has sensors, the first
+ * values of `sensordata`. Samples go into columns allocated once; the charts redraw a few times
+ * a second; the whole record exports as CSV.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { Probe } from '../sim/protocol';
+import { MAX_SENSOR_SERIES, type Probe } from '../sim/protocol';
 import { button, el } from './dom';
 import { t, type StringKey } from './i18n';
 
@@ -25,6 +26,12 @@ export const COLUMNS = [
   'ncon',
 ] as const;
 
+/** Where the sensor columns start: `sensordata[0]` onwards, after COLUMNS. */
+const SENSOR_COL = COLUMNS.length;
+
+/** Colours of the sensor series, in order. */
+const SENSOR_COLORS = ['#1f6fb2', '#d0342c', '#2a9d3a', '#e08a00', '#7b3fb2', '#0f9aa8', '#7a8793', '#e0218a'];
+
 /** Samples kept; older halves are dropped when full. */
 const CAPACITY = 20000;
 /** Least time between two chart redraws (ms). */
@@ -34,6 +41,9 @@ interface ChartSpec {
   title: StringKey;
   series: Array<{ label: string; col: number; color: string; scale?: string }>;
 }
+
+/** The sensors' chart; its series are the model's (`Plots.setSensors`). */
+const SENSOR_CHART: ChartSpec = { title: 'sensorPlot', series: [] };
 
 const CHARTS: ChartSpec[] = [
   {
@@ -87,7 +97,11 @@ export function finiteRange(u: uPlot, key: string): uPlot.Range.MinMax {
 
 export class Plots {
   readonly root: HTMLDetailsElement;
-  private cols: Float64Array[] = COLUMNS.map(() => new Float64Array(CAPACITY));
+  private cols: Float64Array[] = Array.from({ length: SENSOR_COL + MAX_SENSOR_SERIES }, () => new Float64Array(CAPACITY));
+  /** The charts drawn: the fixed ones, and the sensors' when the model has sensors. */
+  private specs: ChartSpec[] = CHARTS;
+  /** Labels of the plotted sensor values (`Topology.sensors`). */
+  private sensorLabels: string[] = [];
   /** Number of samples recorded. */
   count = 0;
   private lastTime = -1;
@@ -105,11 +119,12 @@ export class Plots {
     const clearBtn = button(t('clear'));
     const bar = el('div', { class: 'row' }, exportBtn, clearBtn);
     this.root.append(summary, bar);
-    for (const c of CHARTS) {
+    for (const c of [...CHARTS, SENSOR_CHART]) {
       const h = el('figure', { class: 'chart', role: 'group', 'aria-label': t(c.title) }, el('figcaption', {}, t(c.title)));
       this.hosts.push(h);
       this.root.append(h);
     }
+    this.hosts[CHARTS.length].hidden = true;
     host.append(this.root);
     exportBtn.addEventListener('click', () => this.download());
     clearBtn.addEventListener('click', () => this.clear());
@@ -126,7 +141,7 @@ export class Plots {
   private ensureCharts(): void {
     if (this.charts.length) return;
     const w = this.width();
-    CHARTS.forEach((c, i) => {
+    this.specs.forEach((c, i) => {
       const scales: uPlot.Scales = { x: { time: false } };
       for (const key of new Set(c.series.map((s) => s.scale ?? 'y'))) scales[key] = { range: (u) => finiteRange(u, key) };
       const axes: uPlot.Axis[] = [{ label: 't (s)' }, { scale: c.series[0].scale ?? 'y', size: 60 }];
@@ -178,6 +193,7 @@ export class Plots {
     v[8][i] = p.penetration;
     v[9][i] = p.contactForce;
     v[10][i] = ncon;
+    for (let k = 0; k < this.sensorLabels.length; k++) v[SENSOR_COL + k][i] = p.sensors[k];
     this.redraw(false);
   }
 
@@ -196,14 +212,14 @@ export class Plots {
     }
     this.lastDraw = now;
     this.ensureCharts();
-    CHARTS.forEach((c, i) => this.charts[i].setData(this.data(c)));
+    this.specs.forEach((c, i) => this.charts[i].setData(this.data(c)));
     this.redraws++;
   }
 
   /** Each chart's y range as drawn, [min, max] of its first scale (for tests). */
   yRanges(): Array<[number | null, number | null]> {
     return this.charts.map((u, i) => {
-      const sc = u.scales[CHARTS[i].series[0].scale ?? 'y'];
+      const sc = u.scales[this.specs[i].series[0].scale ?? 'y'];
       return [sc.min ?? null, sc.max ?? null];
     });
   }
@@ -214,11 +230,31 @@ export class Plots {
     this.redraw(true);
   }
 
+  /**
+   * A new model's sensors: the sensor chart follows these values of `sensordata` (none: the
+   * chart is hidden). Clears the record.
+   */
+  setSensors(labels: string[]): void {
+    this.sensorLabels = labels.slice(0, MAX_SENSOR_SERIES);
+    const chart: ChartSpec = {
+      ...SENSOR_CHART,
+      series: this.sensorLabels.map((label, k) => ({ label, col: SENSOR_COL + k, color: SENSOR_COLORS[k] })),
+    };
+    this.specs = chart.series.length ? [...CHARTS, chart] : CHARTS;
+    this.hosts[CHARTS.length].hidden = !chart.series.length;
+    // uPlot's series are fixed when it is made: make the charts anew on the next draw
+    for (const c of this.charts) c.destroy();
+    this.charts = [];
+    this.clear();
+  }
+
   /** The record as CSV text, a header of MuJoCo names and one line per sample. */
   csv(): string {
-    const lines = [COLUMNS.join(',')];
+    const n = SENSOR_COL + this.sensorLabels.length;
+    const header = [...COLUMNS, ...this.sensorLabels.map((_, k) => `sensordata[${k}]`)];
+    const lines = [header.join(',')];
     for (let i = 0; i < this.count; i++) {
-      lines.push(this.cols.map((c) => (Number.isNaN(c[i]) ? '' : String(c[i]))).join(','));
+      lines.push(this.cols.slice(0, n).map((c) => (Number.isNaN(c[i]) ? '' : String(c[i]))).join(','));
     }
     return lines.join('\n') + '\n';
   }

@@ -5,6 +5,8 @@
 use crate::data::Data;
 use crate::model::{disable, Model};
 
+/// `mjTRN_TENDON`: the transmission type of an actuator acting on a tendon.
+pub const TENDON: i32 = 3;
 /// `mjTRN_SITE`: the transmission type of an actuator acting on a site.
 pub const SITE: i32 = 4;
 

@@ -4,7 +4,7 @@
 
 use super::{
     actuation, collision, constraint, flex, implicit, inertia, integrator, kinematics, metric,
-    passive, rne, solver, tendon, Scratch,
+    passive, rne, sensor, solver, tendon, Scratch,
 };
 use crate::data::{Data, Warning};
 use crate::math::is_bad;
@@ -97,11 +97,26 @@ pub fn fwd_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
 
 /// Forward dynamics without the divergence checks.
 pub fn forward_core(m: &Model, d: &mut Data, s: &mut Scratch) {
+    forward_stages(m, d, s, true);
+}
+
+/// The stages of the forward pass, each followed by its sensors when `sensors`
+/// (`mj_forwardSkip` from the start).
+pub fn forward_stages(m: &Model, d: &mut Data, s: &mut Scratch, sensors: bool) {
     fwd_position(m, d, s);
+    if sensors {
+        sensor::sensor_pos(m, d);
+    }
     fwd_velocity(m, d, s);
+    if sensors {
+        sensor::sensor_vel(m, d);
+    }
     actuation::fwd_actuation(m, d);
     fwd_acceleration(m, d, s);
     fwd_constraint(m, d, s);
+    if sensors {
+        sensor::sensor_acc(m, d);
+    }
 }
 
 /// `mj_forward` on `d`, using the scratch stored in `d`.

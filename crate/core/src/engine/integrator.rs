@@ -121,7 +121,8 @@ pub fn rk4(m: &Model, d: &mut Data, s: &mut Scratch) {
         d.a.qpos.copy_from_slice(&xi[..nq]);
         d.a.qvel.copy_from_slice(&xi[nq..nq + nv]);
         d.time = t[i - 1];
-        forward::forward_core(m, d, s);
+        // MuJoCo's intermediate stages skip the sensors (`mj_forwardSkip(.., 1)`)
+        forward::forward_stages(m, d, s, false);
         rk.f[i][..nv].copy_from_slice(&d.a.qacc);
     }
     rk.dx.fill(0.0);

@@ -26,6 +26,7 @@ pub mod metric;
 pub mod passive;
 pub mod rne;
 pub mod sdf;
+pub mod sensor;
 pub mod slot;
 pub mod snh;
 pub mod solver;

@@ -1,0 +1,372 @@
+//! Sensors (`mj_sensorPos`, `mj_sensorVel`, `mj_sensorAcc`): each stage of the forward pass
+//! fills `sensordata` for the sensors that need it, then clamps by `sensor_cutoff`. Noise is
+//! kept in the model and never applied, as in MuJoCo.
+
+use super::constraint::kind as efc;
+use crate::data::Data;
+use crate::math::{self, get_at, Mat3, Vec3};
+use crate::model::{disable, Model};
+
+/// `mjtSensor` values of the sensors flexlab computes (MuJoCo's numbering).
+pub mod kind {
+    pub const MAGNETOMETER: i32 = 6;
+    pub const VELOCIMETER: i32 = 2;
+    pub const GYRO: i32 = 3;
+    pub const JOINTPOS: i32 = 9;
+    pub const JOINTVEL: i32 = 10;
+    pub const TENDONPOS: i32 = 11;
+    pub const TENDONVEL: i32 = 12;
+    pub const ACTUATORPOS: i32 = 13;
+    pub const ACTUATORVEL: i32 = 14;
+    pub const ACTUATORFRC: i32 = 15;
+    pub const JOINTACTFRC: i32 = 16;
+    pub const TENDONACTFRC: i32 = 17;
+    pub const BALLQUAT: i32 = 18;
+    pub const BALLANGVEL: i32 = 19;
+    pub const JOINTLIMITPOS: i32 = 20;
+    pub const JOINTLIMITVEL: i32 = 21;
+    pub const JOINTLIMITFRC: i32 = 22;
+    pub const TENDONLIMITPOS: i32 = 23;
+    pub const TENDONLIMITVEL: i32 = 24;
+    pub const TENDONLIMITFRC: i32 = 25;
+    pub const FRAMEPOS: i32 = 26;
+    pub const FRAMEQUAT: i32 = 27;
+    pub const FRAMEXAXIS: i32 = 28;
+    pub const FRAMEYAXIS: i32 = 29;
+    pub const FRAMEZAXIS: i32 = 30;
+    pub const FRAMELINVEL: i32 = 31;
+    pub const FRAMEANGVEL: i32 = 32;
+    pub const SUBTREECOM: i32 = 35;
+    pub const SUBTREELINVEL: i32 = 36;
+    pub const SUBTREEANGMOM: i32 = 37;
+    pub const E_POTENTIAL: i32 = 43;
+    pub const E_KINETIC: i32 = 44;
+    pub const CLOCK: i32 = 45;
+}
+
+/// `mjtObj` values a sensor refers to.
+pub mod obj {
+    pub const UNKNOWN: i32 = 0;
+    pub const BODY: i32 = 1;
+    pub const XBODY: i32 = 2;
+    pub const JOINT: i32 = 3;
+    pub const GEOM: i32 = 5;
+    pub const SITE: i32 = 6;
+    pub const TENDON: i32 = 18;
+    pub const ACTUATOR: i32 = 19;
+}
+
+/// `mjtDataType`: how a cutoff applies.
+pub mod datatype {
+    pub const REAL: i32 = 0;
+    pub const POSITIVE: i32 = 1;
+    pub const AXIS: i32 = 2;
+    pub const QUATERNION: i32 = 3;
+}
+
+/// `mjtStage`.
+pub mod stage {
+    pub const POS: i32 = 1;
+    pub const VEL: i32 = 2;
+    pub const ACC: i32 = 3;
+}
+
+/// Position-stage sensors (after the position stage of the forward pass).
+pub fn sensor_pos(m: &Model, d: &mut Data) {
+    run_stage(m, d, stage::POS);
+}
+
+/// Velocity-stage sensors.
+pub fn sensor_vel(m: &Model, d: &mut Data) {
+    if m.nsensor == 0 || m.opt.disabled(disable::SENSOR) {
+        return;
+    }
+    let subtree = (0..m.nsensor)
+        .any(|i| matches!(m.sensor_type[i], kind::SUBTREELINVEL | kind::SUBTREEANGMOM));
+    if subtree {
+        subtree_vel(m, d);
+    }
+    run_stage(m, d, stage::VEL);
+}
+
+/// Acceleration/force-stage sensors (after the constraint solve).
+pub fn sensor_acc(m: &Model, d: &mut Data) {
+    run_stage(m, d, stage::ACC);
+}
+
+fn run_stage(m: &Model, d: &mut Data, which: i32) {
+    if m.nsensor == 0 || m.opt.disabled(disable::SENSOR) {
+        return;
+    }
+    for i in 0..m.nsensor {
+        if m.sensor_needstage[i] != which {
+            continue;
+        }
+        let (adr, dim) = (m.sensor_adr[i] as usize, m.sensor_dim[i] as usize);
+        let mut out = [0.0; 4];
+        compute(m, d, i, &mut out[..dim]);
+        cutoff(m, i, &mut out[..dim]);
+        d.a.sensordata[adr..adr + dim].copy_from_slice(&out[..dim]);
+    }
+}
+
+/// Clamps sensor `i`'s values: both sides for real data, the upper side for positive data.
+fn cutoff(m: &Model, i: usize, v: &mut [f64]) {
+    let c = m.sensor_cutoff[i];
+    if c <= 0.0 {
+        return;
+    }
+    for x in v.iter_mut() {
+        match m.sensor_datatype[i] {
+            datatype::REAL => *x = x.clamp(-c, c),
+            datatype::POSITIVE => *x = x.min(c),
+            _ => {}
+        }
+    }
+}
+
+// out of line: sensors are read once a step, and inlined copies cost the browser build bytes
+#[inline(never)]
+fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
+    let (objtype, objid) = (m.sensor_objtype[i], m.sensor_objid[i] as usize);
+    let (reftype, refid) = (m.sensor_reftype[i], m.sensor_refid[i]);
+    let a = &d.a;
+    let qadr = |j: usize| m.jnt_qposadr[j] as usize;
+    let vadr = |j: usize| m.jnt_dofadr[j] as usize;
+    match m.sensor_type[i] {
+        kind::MAGNETOMETER => {
+            let r: Mat3 = get_at(&a.site_xmat, 9 * objid);
+            out.copy_from_slice(&math::mul_mat_t_vec3(&r, &m.opt.magnetic));
+        }
+        kind::JOINTPOS => out[0] = a.qpos[qadr(objid)],
+        kind::JOINTVEL => out[0] = a.qvel[vadr(objid)],
+        kind::TENDONPOS => out[0] = a.ten_length[objid],
+        kind::TENDONVEL => out[0] = a.ten_velocity[objid],
+        kind::ACTUATORPOS => out[0] = a.actuator_length[objid],
+        kind::ACTUATORVEL => out[0] = a.actuator_velocity[objid],
+        kind::ACTUATORFRC => out[0] = a.actuator_force[objid],
+        kind::JOINTACTFRC => out[0] = a.qfrc_actuator[vadr(objid)],
+        kind::TENDONACTFRC => {
+            out[0] = (0..m.nu)
+                .filter(|&u| {
+                    m.actuator_trntype[u] == super::actuation::TENDON
+                        && m.actuator_trnid[2 * u] as usize == objid
+                })
+                .map(|u| a.actuator_force[u])
+                .sum();
+        }
+        kind::BALLQUAT => {
+            let mut q: [f64; 4] = get_at(&a.qpos, qadr(objid));
+            math::normalize4(&mut q);
+            out.copy_from_slice(&q);
+        }
+        kind::BALLANGVEL => out.copy_from_slice(&a.qvel[vadr(objid)..vadr(objid) + 3]),
+        // joint limit pos, vel, frc, then the tendon's
+        t @ kind::JOINTLIMITPOS..=kind::TENDONLIMITFRC => {
+            let k = t - kind::JOINTLIMITPOS;
+            let efc_type = if k < 3 {
+                efc::LIMIT_JOINT
+            } else {
+                efc::LIMIT_TENDON
+            };
+            out[0] = limit_row(d, efc_type, objid, k % 3);
+        }
+        t @ (kind::FRAMEPOS | kind::FRAMEXAXIS | kind::FRAMEYAXIS | kind::FRAMEZAXIS) => {
+            let (pos, mat) = pose(m, d, objtype, objid);
+            let v = if t == kind::FRAMEPOS {
+                pos
+            } else {
+                let c = (t - kind::FRAMEXAXIS) as usize;
+                [mat[c], mat[c + 3], mat[c + 6]]
+            };
+            let v = match refid {
+                -1 => v,
+                r => {
+                    let (rpos, rmat) = pose(m, d, reftype, r as usize);
+                    let v = if t == kind::FRAMEPOS {
+                        math::sub3(&v, &rpos)
+                    } else {
+                        v
+                    };
+                    math::mul_mat_t_vec3(&rmat, &v)
+                }
+            };
+            out.copy_from_slice(&v);
+        }
+        kind::FRAMEQUAT => {
+            let q = quat(m, d, objtype, objid);
+            let q = match refid {
+                -1 => q,
+                r => math::mul_quat(&math::neg_quat(&quat(m, d, reftype, r as usize)), &q),
+            };
+            out.copy_from_slice(&q);
+        }
+        kind::SUBTREECOM => out.copy_from_slice(&a.subtree_com[3 * objid..3 * objid + 3]),
+        kind::SUBTREELINVEL => out.copy_from_slice(&a.subtree_linvel[3 * objid..3 * objid + 3]),
+        kind::SUBTREEANGMOM => out.copy_from_slice(&a.subtree_angmom[3 * objid..3 * objid + 3]),
+        kind::VELOCIMETER | kind::GYRO => {
+            let v = object_velocity(m, d, obj::SITE, objid, true);
+            let at = if m.sensor_type[i] == kind::GYRO { 0 } else { 3 };
+            out.copy_from_slice(&v[at..at + 3]);
+        }
+        t @ (kind::FRAMELINVEL | kind::FRAMEANGVEL) => {
+            let mut v = object_velocity(m, d, objtype, objid, false);
+            if refid >= 0 {
+                let r = refid as usize;
+                let (pos, _) = pose(m, d, objtype, objid);
+                let (rpos, rmat) = pose(m, d, reftype, r);
+                let vref = object_velocity(m, d, reftype, r, false);
+                let mut rel: [f64; 6] = std::array::from_fn(|k| v[k] - vref[k]);
+                // a point fixed in the turning reference frame moves with it
+                let c = math::cross(&math::sub3(&pos, &rpos), &get_at(&vref, 0));
+                for k in 0..3 {
+                    rel[3 + k] += c[k];
+                }
+                let ang = math::mul_mat_t_vec3(&rmat, &get_at(&rel, 0));
+                let lin = math::mul_mat_t_vec3(&rmat, &get_at(&rel, 3));
+                v = [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]];
+            }
+            let at = if t == kind::FRAMEANGVEL { 0 } else { 3 };
+            out.copy_from_slice(&v[at..at + 3]);
+        }
+        t @ (kind::E_POTENTIAL | kind::E_KINETIC) => {
+            // MuJoCo computes the energy here when the sensor asks, before its own energy
+            // stage (with the energy flag or not)
+            super::energy::energy(m, d);
+            out[0] = d.energy[(t == kind::E_KINETIC) as usize];
+        }
+        kind::CLOCK => out[0] = d.time,
+        // the compiler refuses every other type
+        _ => out.fill(0.0),
+    }
+}
+
+/// The first limit row of this type and object: its distance less its margin (`what` 0), its
+/// velocity (1) or its force (2); 0 when the limit is not active.
+fn limit_row(d: &Data, efc_type: i32, id: usize, what: i32) -> f64 {
+    let a = &d.a;
+    for j in d.ne + d.nf..d.nefc {
+        if a.efc_type[j] == efc_type && a.efc_id[j] as usize == id {
+            return match what {
+                0 => a.efc_pos[j] - a.efc_margin[j],
+                1 => a.efc_vel[j],
+                _ => a.efc_force[j],
+            };
+        }
+    }
+    0.0
+}
+
+/// Position and orientation of an object with a frame: a body's inertial frame, a body's own
+/// frame (`xbody`), a geom or a site.
+fn pose(m: &Model, d: &Data, objtype: i32, id: usize) -> (Vec3, Mat3) {
+    let _ = m;
+    let a = &d.a;
+    match objtype {
+        obj::BODY => (get_at(&a.xipos, 3 * id), get_at(&a.ximat, 9 * id)),
+        obj::XBODY => (get_at(&a.xpos, 3 * id), get_at(&a.xmat, 9 * id)),
+        obj::GEOM => (get_at(&a.geom_xpos, 3 * id), get_at(&a.geom_xmat, 9 * id)),
+        _ => (get_at(&a.site_xpos, 3 * id), get_at(&a.site_xmat, 9 * id)),
+    }
+}
+
+/// Orientation of an object as a quaternion, from its body's and its own (`get_xquat`).
+fn quat(m: &Model, d: &Data, objtype: i32, id: usize) -> [f64; 4] {
+    let a = &d.a;
+    let (body, local) = match objtype {
+        obj::XBODY => return get_at(&a.xquat, 4 * id),
+        obj::BODY => (id, get_at(&m.body_iquat, 4 * id)),
+        obj::GEOM => (m.geom_bodyid[id] as usize, get_at(&m.geom_quat, 4 * id)),
+        _ => (m.site_bodyid[id] as usize, get_at(&m.site_quat, 4 * id)),
+    };
+    math::mul_quat(&get_at(&a.xquat, 4 * body), &local)
+}
+
+fn body_of(m: &Model, objtype: i32, id: usize) -> usize {
+    match objtype {
+        obj::BODY | obj::XBODY => id,
+        obj::GEOM => m.geom_bodyid[id] as usize,
+        _ => m.site_bodyid[id] as usize,
+    }
+}
+
+/// An object's spatial velocity `[angular, linear]` at its position (`mj_objectVelocity`), in
+/// the world frame or in its own (`local`).
+#[inline(never)]
+pub fn object_velocity(m: &Model, d: &Data, objtype: i32, id: usize, local: bool) -> [f64; 6] {
+    let body = body_of(m, objtype, id);
+    if m.body_dofnum[m.body_weldid[body] as usize] == 0 {
+        return [0.0; 6];
+    }
+    let (pos, mat) = pose(m, d, objtype, id);
+    let root = m.body_rootid[body] as usize;
+    let cvel: [f64; 6] = get_at(&d.a.cvel, 6 * body);
+    let ang: Vec3 = get_at(&cvel, 0);
+    let dif = math::sub3(&pos, &get_at(&d.a.subtree_com, 3 * root));
+    let c = math::cross(&dif, &ang);
+    let lin = [cvel[3] - c[0], cvel[4] - c[1], cvel[5] - c[2]];
+    if !local {
+        return [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]];
+    }
+    let (ang, lin) = (
+        math::mul_mat_t_vec3(&mat, &ang),
+        math::mul_mat_t_vec3(&mat, &lin),
+    );
+    [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]]
+}
+
+/// Subtree linear velocities and angular momenta (`mj_subtreeVel`).
+pub fn subtree_vel(m: &Model, d: &mut Data) {
+    let nb = m.nbody;
+    // each body's own linear and angular momentum first, then summed up the tree
+    for b in 0..nb {
+        let v = object_velocity(m, d, obj::BODY, b, false);
+        let a = &mut d.a;
+        for k in 0..3 {
+            a.subtree_linvel[3 * b + k] = m.body_mass[b] * v[3 + k];
+        }
+        let r: Mat3 = get_at(&a.ximat, 9 * b);
+        let mut w = math::mul_mat_t_vec3(&r, &get_at(&v, 0));
+        for k in 0..3 {
+            w[k] *= m.body_inertia[3 * b + k];
+        }
+        a.subtree_angmom[3 * b..3 * b + 3].copy_from_slice(&math::mul_mat_vec3(&r, &w));
+    }
+    for b in (0..nb).rev() {
+        let a = &mut d.a;
+        if b > 0 {
+            let p = m.body_parentid[b] as usize;
+            for k in 0..3 {
+                a.subtree_linvel[3 * p + k] += a.subtree_linvel[3 * b + k];
+            }
+        }
+        let inv = 1.0 / m.body_subtreemass[b].max(math::MINVAL);
+        for k in 0..3 {
+            a.subtree_linvel[3 * b + k] *= inv;
+        }
+    }
+    for b in (1..nb).rev() {
+        let p = m.body_parentid[b] as usize;
+        let vel = object_velocity(m, d, obj::BODY, b, false);
+        let a = &mut d.a;
+        let lin_b: Vec3 = get_at(&a.subtree_linvel, 3 * b);
+        let dx = math::sub3(&get_at(&a.xipos, 3 * b), &get_at(&a.subtree_com, 3 * b));
+        let dv = math::sub3(&get_at(&vel, 3), &lin_b);
+        let dl = math::cross(&dx, &dv.map(|x| x * m.body_mass[b]));
+        for k in 0..3 {
+            a.subtree_angmom[3 * b + k] += dl[k];
+        }
+        for k in 0..3 {
+            a.subtree_angmom[3 * p + k] += a.subtree_angmom[3 * b + k];
+        }
+        let dx = math::sub3(
+            &get_at(&a.subtree_com, 3 * b),
+            &get_at(&a.subtree_com, 3 * p),
+        );
+        let dv = math::sub3(&lin_b, &get_at(&a.subtree_linvel, 3 * p));
+        let dl = math::cross(&dx, &dv.map(|x| x * m.body_subtreemass[b]));
+        for k in 0..3 {
+            a.subtree_angmom[3 * p + k] += dl[k];
+        }
+    }
+}

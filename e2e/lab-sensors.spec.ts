@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { test } from '@playwright/test';
+import { expect, fixture, loadSandbox, openLab, pauseAndReset, stepAndWait } from './lab';
+
+test("the sensor chart follows a model's sensordata", async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  await page.locator('details.plots summary').click();
+  const chart = page.getByRole('group', { name: 'Sensors: sensordata (the model’s <sensor>)' });
+
+  // a model without sensors has no sensor chart
+  expect((await loadSandbox(page, fixture('cable.xml'))).ok).toBe(true);
+  await expect(chart).toBeHidden();
+
+  expect((await loadSandbox(page, fixture('sensors.xml'))).ok).toBe(true);
+  await expect(chart).toBeVisible();
+  // one series per value: the sensor's name, or its element and id, with the component
+  for (const label of ['angle', 'speed', 'framepos 2[0]', 'framepos 2[2]', 'clock 3']) {
+    await expect(chart.locator('.u-legend .u-label', { hasText: label })).toHaveCount(1);
+  }
+
+  await pauseAndReset(page);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  for (let i = 0; i < 5; i++) await stepAndWait(page, 10);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n');
+  const header = lines[0].split(',');
+  expect(header.slice(-6)).toEqual(['sensordata[0]', 'sensordata[1]', 'sensordata[2]', 'sensordata[3]', 'sensordata[4]', 'sensordata[5]']);
+  const last = lines[lines.length - 1].split(',').map(Number);
+  const time = last[0];
+  const [angle, speed, x, , z, clock] = last.slice(-6);
+  // MuJoCo computes sensors in the forward pass at the start of a step: the clock reads the
+  // time before the step (timestep 1 ms)
+  expect(time).toBeCloseTo(0.05, 9);
+  expect(clock).toBeCloseTo(time - 0.001, 12);
+  // the arm swings down (positive rotation about y lowers its tip), and the tip is where
+  // the angle puts it
+  expect(angle).toBeGreaterThan(0);
+  expect(speed).toBeGreaterThan(0);
+  expect(x).toBeCloseTo(0.2 * Math.cos(angle), 9);
+  expect(z).toBeCloseTo(0.5 - 0.2 * Math.sin(angle), 9);
+});
