@@ -195,7 +195,7 @@ const FRAME_OBJECTS: &[(&str, i32)] = &[
     ("xbody", obj::XBODY),
     ("geom", obj::GEOM),
     ("site", obj::SITE),
-    ("camera", 7),
+    ("camera", obj::CAMERA),
 ];
 
 /// Attributes every sensor has.

@@ -52,6 +52,7 @@ pub mod obj {
     pub const JOINT: i32 = 3;
     pub const GEOM: i32 = 5;
     pub const SITE: i32 = 6;
+    pub const CAMERA: i32 = 7;
     pub const TENDON: i32 = 18;
     pub const ACTUATOR: i32 = 19;
 }
@@ -172,7 +173,7 @@ fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
             out[0] = limit_row(d, efc_type, objid, k % 3);
         }
         t @ (kind::FRAMEPOS | kind::FRAMEXAXIS | kind::FRAMEYAXIS | kind::FRAMEZAXIS) => {
-            let (pos, mat) = pose(m, d, objtype, objid);
+            let (pos, mat) = pose(d, objtype, objid);
             let v = if t == kind::FRAMEPOS {
                 pos
             } else {
@@ -182,7 +183,7 @@ fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
             let v = match refid {
                 -1 => v,
                 r => {
-                    let (rpos, rmat) = pose(m, d, reftype, r as usize);
+                    let (rpos, rmat) = pose(d, reftype, r as usize);
                     let v = if t == kind::FRAMEPOS {
                         math::sub3(&v, &rpos)
                     } else {
@@ -213,8 +214,8 @@ fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
             let mut v = object_velocity(m, d, objtype, objid, false);
             if refid >= 0 {
                 let r = refid as usize;
-                let (pos, _) = pose(m, d, objtype, objid);
-                let (rpos, rmat) = pose(m, d, reftype, r);
+                let (pos, _) = pose(d, objtype, objid);
+                let (rpos, rmat) = pose(d, reftype, r);
                 let vref = object_velocity(m, d, reftype, r, false);
                 let mut rel: [f64; 6] = std::array::from_fn(|k| v[k] - vref[k]);
                 // a point fixed in the turning reference frame moves with it
@@ -259,8 +260,7 @@ fn limit_row(d: &Data, efc_type: i32, id: usize, what: i32) -> f64 {
 
 /// Position and orientation of an object with a frame: a body's inertial frame, a body's own
 /// frame (`xbody`), a geom or a site.
-fn pose(m: &Model, d: &Data, objtype: i32, id: usize) -> (Vec3, Mat3) {
-    let _ = m;
+fn pose(d: &Data, objtype: i32, id: usize) -> (Vec3, Mat3) {
     let a = &d.a;
     match objtype {
         obj::BODY => (get_at(&a.xipos, 3 * id), get_at(&a.ximat, 9 * id)),
@@ -298,7 +298,7 @@ pub fn object_velocity(m: &Model, d: &Data, objtype: i32, id: usize, local: bool
     if m.body_dofnum[m.body_weldid[body] as usize] == 0 {
         return [0.0; 6];
     }
-    let (pos, mat) = pose(m, d, objtype, id);
+    let (pos, mat) = pose(d, objtype, id);
     let root = m.body_rootid[body] as usize;
     let cvel: [f64; 6] = get_at(&d.a.cvel, 6 * body);
     let ang: Vec3 = get_at(&cvel, 0);
