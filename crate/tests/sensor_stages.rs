@@ -36,3 +36,20 @@ fn sensors_read_the_state_at_the_start_of_the_step_under_every_integrator() {
         }
     }
 }
+
+/// A NaN cutoff clamps nothing, as in MuJoCo (whose compile check, `cutoff < 0`, lets it
+/// through). flexlab's MJCF reader refuses "nan" with a located error, so it is set here on the
+/// compiled model: the step must not panic on it either.
+#[test]
+fn a_nan_cutoff_clamps_nothing() {
+    let xml = r#"<mujoco><worldbody><body><joint name="z" type="slide" axis="0 0 1"/>
+        <geom type="sphere" size=".1"/></body></worldbody>
+        <sensor><jointvel joint="z" cutoff="1"/><jointvel joint="z" cutoff=".5"/></sensor>
+        </mujoco>"#;
+    let mut m = flexlab::load_xml(xml, None, &MemSource::default()).unwrap();
+    m.sensor_cutoff[0] = f64::NAN;
+    let mut d = flexlab::Data::new(&m);
+    d.qvel[0] = -2.0;
+    flexlab::engine::forward(&m, &mut d);
+    assert_eq!(&d.sensordata[..], &[-2.0, -0.5]);
+}
