@@ -111,6 +111,7 @@ reference_cases!(
     cloth_damped_implicit,
     settotalmass_cloth,
     frictionloss_negative,
+    frictionloss_negative_pgs,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,

@@ -119,6 +119,20 @@ pub fn normalize4(q: &mut Quat) -> f64 {
     norm
 }
 
+/// `x` within `[lo, hi]` by comparisons, as MuJoCo's `mju_clip`: bounds that come from a model
+/// may be reversed or NaN, where `f64::clamp` panics (here a NaN bound clamps nothing, and
+/// reversed bounds give MuJoCo's answer).
+#[inline]
+pub fn clip(x: f64, lo: f64, hi: f64) -> f64 {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
 #[inline]
 pub fn mul_mat_vec3(m: &Mat3, v: &Vec3) -> Vec3 {
     [

@@ -154,14 +154,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         m.actuator_dynprm.extend_from_slice(&a.dynprm);
         m.actuator_gainprm.extend_from_slice(&a.gainprm);
         m.actuator_biasprm.extend_from_slice(&a.biasprm);
-        let cl = resolve_limited(
-            a.ctrllimited,
-            a.ctrlrange_set,
-            autolimits,
-            "actuator",
-            "ctrlrange",
-        )
-        .map_err(e)?;
+        // MuJoCo's order: the force range, then the control range
         let fl = resolve_limited(
             a.forcelimited,
             a.forcerange_set,
@@ -170,11 +163,19 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
             "forcerange",
         )
         .map_err(e)?;
-        if cl && a.ctrlrange[0] >= a.ctrlrange[1] {
-            return Err(e("invalid control range".into()));
-        }
+        let cl = resolve_limited(
+            a.ctrllimited,
+            a.ctrlrange_set,
+            autolimits,
+            "actuator",
+            "ctrlrange",
+        )
+        .map_err(e)?;
         if fl && a.forcerange[0] >= a.forcerange[1] {
-            return Err(e("invalid force range".into()));
+            return Err(e("invalid force range for actuator".into()));
+        }
+        if cl && a.ctrlrange[0] >= a.ctrlrange[1] {
+            return Err(e("invalid control range for actuator".into()));
         }
         m.actuator_ctrllimited.push(cl as u8);
         m.actuator_forcelimited.push(fl as u8);

@@ -110,7 +110,11 @@ pub fn velocity(m: &Model, d: &mut Data) {
 pub fn clamped_ctrl(m: &Model, d: &Data, i: usize) -> f64 {
     let c = d.a.ctrl[i];
     if m.actuator_ctrllimited[i] != 0 && !m.opt.disabled(disable::CLAMPCTRL) {
-        c.clamp(m.actuator_ctrlrange[2 * i], m.actuator_ctrlrange[2 * i + 1])
+        crate::math::clip(
+            c,
+            m.actuator_ctrlrange[2 * i],
+            m.actuator_ctrlrange[2 * i + 1],
+        )
     } else {
         c
     }
@@ -139,7 +143,8 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
         };
         let mut force = gain * ctrl + bias;
         if m.actuator_forcelimited[i] != 0 {
-            force = force.clamp(
+            force = crate::math::clip(
+                force,
                 m.actuator_forcerange[2 * i],
                 m.actuator_forcerange[2 * i + 1],
             );

@@ -117,12 +117,10 @@ fn cutoff(m: &Model, i: usize, v: &mut [f64]) {
     if c <= 0.0 {
         return;
     }
-    // MuJoCo's mju_clip and mju_min: comparisons, so a NaN cutoff (which the compiler lets
-    // through, as MuJoCo's does) leaves the values as they are (f64::clamp would panic)
     for x in v.iter_mut() {
         match m.sensor_datatype[i] {
-            datatype::REAL if *x < -c => *x = -c,
-            datatype::REAL if *x > c => *x = c,
+            datatype::REAL => *x = math::clip(*x, -c, c),
+            // mju_min(cutoff, x): a NaN cutoff leaves x
             datatype::POSITIVE if c < *x => *x = c,
             _ => {}
         }

@@ -1993,7 +1993,7 @@ fn pgs_island(
             }
             for &c in list.iter().filter(|&&c| c >= ne && c < ne + nf) {
                 let fl = d.a.efc_frictionloss[c];
-                force[c] = force[c].clamp(-fl, fl);
+                force[c] = crate::math::clip(force[c], -fl, fl);
             }
             for &c in blocks.iter().filter(|&&c| c >= ne + nf) {
                 if d.a.efc_type[c] == kind::CONTACT_ELLIPTIC {
@@ -2043,7 +2043,7 @@ fn pgs_island(
                 force[i] -= res[0] / ar[i * n + i];
                 if i >= ne && i < ne + nf {
                     let fl = d.a.efc_frictionloss[i];
-                    force[i] = force[i].clamp(-fl, fl);
+                    force[i] = crate::math::clip(force[i], -fl, fl);
                 } else if i >= ne + nf && force[i] < 0.0 {
                     force[i] = 0.0;
                 }

@@ -242,9 +242,9 @@ pub fn box_box(
                 } else {
                     (d1e - b * d2e) / denom
                 };
-                s = s.clamp(-size1[i], size1[i]);
-                let t = (b * s - d2e).clamp(-size2[j], size2[j]);
-                s = (d1e + b * t).clamp(-size1[i], size1[i]);
+                s = crate::math::clip(s, -size1[i], size1[i]);
+                let t = crate::math::clip(b * s - d2e, -size2[j], size2[j]);
+                s = crate::math::clip(d1e + b * t, -size1[i], size1[i]);
                 let mut q1 = c1;
                 q1[i] += s;
                 let mut q2 = c2;

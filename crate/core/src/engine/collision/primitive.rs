@@ -204,7 +204,7 @@ pub fn sphere_capsule(
 ) -> usize {
     let axis = col(mat2, 2);
     let vec = sub3(&v3(pos1), &v3(pos2));
-    let x = dot3(&axis, &vec).clamp(-size2[1], size2[1]);
+    let x = crate::math::clip(dot3(&axis, &vec), -size2[1], size2[1]);
     let p = add3(&scl3(&axis, x), &v3(pos2));
     sphere_sphere(out, margin, pos1, mat1, r1, &p, mat2, size2[0])
 }
@@ -541,7 +541,7 @@ pub fn sphere_box(
     let center = mul_mat_t_vec3(&m2, &sub3(&v3(pos1), &v3(pos2)));
     let clamped: Vec3 = std::array::from_fn(|k| {
         if size2[k] > 0.0 {
-            center[k].clamp(-size2[k], size2[k])
+            crate::math::clip(center[k], -size2[k], size2[k])
         } else {
             center[k]
         }

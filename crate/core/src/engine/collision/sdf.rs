@@ -304,7 +304,11 @@ impl Field<'_> {
                 -t[0].min(t[1].min(t[2])) * norm3(&b)
             }
             CAPSULE => {
-                let a = [x[0], x[1], x[2] - x[2].clamp(-size[1], size[1])];
+                let a = [
+                    x[0],
+                    x[1],
+                    x[2] - crate::math::clip(x[2], -size[1], size[1]),
+                ];
                 norm3(&a) - size[0]
             }
             ELLIPSOID => {
@@ -359,7 +363,11 @@ impl Field<'_> {
                 g
             }
             CAPSULE => {
-                let a = [x[0], x[1], x[2] - x[2].clamp(-size[1], size[1])];
+                let a = [
+                    x[0],
+                    x[1],
+                    x[2] - crate::math::clip(x[2], -size[1], size[1]),
+                ];
                 let c = norm3(&a);
                 [a[0] / c, a[1] / c, a[2] / c]
             }
