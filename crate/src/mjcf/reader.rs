@@ -36,17 +36,14 @@ pub struct Reader<'a> {
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
 
-/// Attributes of a `<frame>`, which a `<body>` has too.
-const FRAME_ATTRS: [&str; 8] = [
-    "name",
-    "childclass",
-    "pos",
-    "quat",
-    "axisangle",
-    "xyaxes",
-    "zaxis",
-    "euler",
-];
+/// The attributes of an element placed by a position and an orientation (frame, body,
+/// flexcomp): `name`, `pos`, the orientation forms and the element's own `extra`.
+fn placed_attrs<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["name", "pos"];
+    v.extend(ORIENT_ATTRS);
+    v.extend(extra);
+    v
+}
 
 /// What a `<frame>` places; a `<replicate>` places the same but joints. A flexcomp is read in
 /// a frame but not placed by it (MuJoCo 3.15.0 builds it in the body), and only the first body
@@ -1241,9 +1238,14 @@ impl<'a> Reader<'a> {
     }
 
     fn body(&mut self, e: &Element, parent: usize, class: usize) -> Result<()> {
-        let mut allowed = FRAME_ATTRS.to_vec();
-        allowed.extend(["mocap", "gravcomp", "sleep", "simple", "user"]);
-        e.check_attrs(&allowed)?;
+        e.check_attrs(&placed_attrs(&[
+            "childclass",
+            "mocap",
+            "gravcomp",
+            "sleep",
+            "simple",
+            "user",
+        ]))?;
         e.reject_unsupported(&["gravcomp"])?;
         let mut name = e.string("name").unwrap_or_default();
         if !name.is_empty() {
@@ -1278,7 +1280,7 @@ impl<'a> Reader<'a> {
     /// `<frame>`: its bodies, geoms, sites, joints, cameras, lights, frames and replicates are
     /// given in its pose, and take its `childclass` as their default class.
     fn frame(&mut self, e: &Element, body: usize, class: usize) -> Result<()> {
-        e.check_attrs(&FRAME_ATTRS)?;
+        e.check_attrs(&placed_attrs(&["childclass"]))?;
         let class = self.child_class(e, class)?;
         let mut name = e.string("name").unwrap_or_default();
         self.suffix_name(&mut name);
@@ -1299,8 +1301,7 @@ impl<'a> Reader<'a> {
     }
 
     fn flexcomp(&mut self, e: &Element, body: usize) -> Result<()> {
-        e.check_attrs(&[
-            "name",
+        e.check_attrs(&placed_attrs(&[
             "type",
             "group",
             "dim",
@@ -1320,14 +1321,8 @@ impl<'a> Reader<'a> {
             "material",
             "rgba",
             "flatskin",
-            "pos",
-            "quat",
-            "axisangle",
-            "xyaxes",
-            "zaxis",
-            "euler",
             "origin",
-        ])?;
+        ]))?;
         let mut fc = FlexcompSpec {
             name: e
                 .string("name")

@@ -9,11 +9,11 @@ use crate::error::Result;
 use crate::spec::SensorSpec;
 
 /// What names a sensor's object: a fixed attribute and object type, or `objtype`/`objname`
-/// (frame sensors, with an optional `reftype`/`refname`).
+/// with an optional `reftype`/`refname` (frame sensors).
 enum Target {
     None,
     Named(&'static str, i32),
-    Frame { reference: bool },
+    Frame,
 }
 
 /// The sensor elements flexlab computes: tag, `mjtSensor`, how the object is named.
@@ -114,41 +114,13 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
         kind::TENDONLIMITFRC,
         Target::Named("tendon", obj::TENDON),
     ),
-    (
-        "framepos",
-        kind::FRAMEPOS,
-        Target::Frame { reference: true },
-    ),
-    (
-        "framequat",
-        kind::FRAMEQUAT,
-        Target::Frame { reference: true },
-    ),
-    (
-        "framexaxis",
-        kind::FRAMEXAXIS,
-        Target::Frame { reference: true },
-    ),
-    (
-        "frameyaxis",
-        kind::FRAMEYAXIS,
-        Target::Frame { reference: true },
-    ),
-    (
-        "framezaxis",
-        kind::FRAMEZAXIS,
-        Target::Frame { reference: true },
-    ),
-    (
-        "framelinvel",
-        kind::FRAMELINVEL,
-        Target::Frame { reference: true },
-    ),
-    (
-        "frameangvel",
-        kind::FRAMEANGVEL,
-        Target::Frame { reference: true },
-    ),
+    ("framepos", kind::FRAMEPOS, Target::Frame),
+    ("framequat", kind::FRAMEQUAT, Target::Frame),
+    ("framexaxis", kind::FRAMEXAXIS, Target::Frame),
+    ("frameyaxis", kind::FRAMEYAXIS, Target::Frame),
+    ("framezaxis", kind::FRAMEZAXIS, Target::Frame),
+    ("framelinvel", kind::FRAMELINVEL, Target::Frame),
+    ("frameangvel", kind::FRAMEANGVEL, Target::Frame),
     (
         "subtreecom",
         kind::SUBTREECOM,
@@ -220,12 +192,7 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
         match target {
             Target::None => {}
             Target::Named(attr, _) => allowed.push(attr),
-            Target::Frame { reference } => {
-                allowed.extend(["objtype", "objname"]);
-                if *reference {
-                    allowed.extend(["reftype", "refname"]);
-                }
-            }
+            Target::Frame => allowed.extend(["objtype", "objname", "reftype", "refname"]),
         }
         e.check_attrs(&allowed)?;
         // history buffers, delays and sampling intervals (MuJoCo 3.15.0 sensor history)
@@ -253,7 +220,7 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
                 s.objtype = *objtype;
                 s.objname = required(attr)?;
             }
-            Target::Frame { .. } => {
+            Target::Frame => {
                 s.objtype = e
                     .keyword("objtype", FRAME_OBJECTS)?
                     .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;

@@ -79,14 +79,6 @@ pub fn sensor_pos(m: &Model, d: &mut Data) {
 
 /// Velocity-stage sensors.
 pub fn sensor_vel(m: &Model, d: &mut Data) {
-    if m.nsensor == 0 || m.opt.disabled(disable::SENSOR) {
-        return;
-    }
-    let subtree = (0..m.nsensor)
-        .any(|i| matches!(m.sensor_type[i], kind::SUBTREELINVEL | kind::SUBTREEANGMOM));
-    if subtree {
-        subtree_vel(m, d);
-    }
     run_stage(m, d, stage::VEL);
 }
 
@@ -99,9 +91,24 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
     if m.nsensor == 0 || m.opt.disabled(disable::SENSOR) {
         return;
     }
+    // what some sensors read is computed once, for the first that needs it (MuJoCo's
+    // flg_subtreevel and flg_energypos/vel); MuJoCo computes the energy here whether or not
+    // the energy flag is on, before its own energy stage
+    let (mut subtree, mut energy) = (false, false);
     for i in 0..m.nsensor {
         if m.sensor_needstage[i] != which {
             continue;
+        }
+        match m.sensor_type[i] {
+            kind::SUBTREELINVEL | kind::SUBTREEANGMOM if !subtree => {
+                subtree_vel(m, d);
+                subtree = true;
+            }
+            kind::E_POTENTIAL | kind::E_KINETIC if !energy => {
+                super::energy::energy(m, d);
+                energy = true;
+            }
+            _ => {}
         }
         let (adr, dim) = (m.sensor_adr[i] as usize, m.sensor_dim[i] as usize);
         let mut out = [0.0; 4];
@@ -129,7 +136,7 @@ fn cutoff(m: &Model, i: usize, v: &mut [f64]) {
 
 // out of line: sensors are read once a step, and inlined copies cost the browser build bytes
 #[inline(never)]
-fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
+fn compute(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
     let (objtype, objid) = (m.sensor_objtype[i], m.sensor_objid[i] as usize);
     let (reftype, refid) = (m.sensor_reftype[i], m.sensor_refid[i]);
     let a = &d.a;
@@ -232,9 +239,6 @@ fn compute(m: &Model, d: &mut Data, i: usize, out: &mut [f64]) {
             out.copy_from_slice(&v[at..at + 3]);
         }
         t @ (kind::E_POTENTIAL | kind::E_KINETIC) => {
-            // MuJoCo computes the energy here when the sensor asks, before its own energy
-            // stage (with the energy flag or not)
-            super::energy::energy(m, d);
             out[0] = d.energy[(t == kind::E_KINETIC) as usize];
         }
         kind::CLOCK => out[0] = d.time,
