@@ -170,14 +170,12 @@ fn write_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // integers as integers ("5", "-0"), else `{:?}`: the shortest text that reads back
-        // to the same f64 ("0.1", "1e-7", "1e21")
+        // integers as integers ("5", "-0"), else the shortest text that reads back to the
+        // same f64 ("0.1", "1e-7", "1e21")
         Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e16 => {
-            let _ = write!(out, "{x}");
+            crate::decimal::write_integer(out, *x, false);
         }
-        Value::Number(x) if x.is_finite() => {
-            let _ = write!(out, "{x:?}");
-        }
+        Value::Number(x) if x.is_finite() => crate::decimal::write_round_trip(out, *x),
         Value::Number(_) => out.push_str("null"),
         Value::String(s) => write_str(out, s),
         Value::Array(a) => {

@@ -14,9 +14,9 @@ pub fn num(out: &mut String, x: f64) {
     } else if x.is_infinite() {
         out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
     } else if x == x.trunc() && x.abs() < 1e16 {
-        let _ = write!(out, "{x:.1}");
+        crate::decimal::write_integer(out, x, true);
     } else {
-        let _ = write!(out, "{x:?}");
+        crate::decimal::write_round_trip(out, x);
     }
 }
 

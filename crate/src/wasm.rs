@@ -23,6 +23,18 @@ pub(crate) fn js_parse_float(s: &str) -> f64 {
     js_sys::parse_float(s)
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's global `String`, of a number: its shortest round-trip decimal.
+    #[wasm_bindgen(js_name = String)]
+    fn js_string_of_number(x: f64) -> String;
+}
+
+/// JavaScript's `String(x)` of a finite nonzero number, for [`crate::decimal`].
+pub(crate) fn js_number_text(x: f64) -> String {
+    js_string_of_number(x)
+}
+
 /// The wasm linear memory, for zero-copy typed-array views.
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {

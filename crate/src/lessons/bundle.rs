@@ -10,6 +10,7 @@ use super::judge::Condition;
 use super::params::{self, Target};
 use super::quantity::{self, Expr};
 use super::tomlread::{self as tr, fields, float, spanned_string, string, Item, Spanned};
+use crate::decimal::Decimal;
 use crate::json::Value as Json;
 use std::collections::BTreeMap;
 
@@ -132,7 +133,7 @@ impl ParamValue {
 impl std::fmt::Display for ParamValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ParamValue::Number(x) => write!(f, "{x}"),
+            ParamValue::Number(x) => write!(f, "{}", Decimal(*x)),
             ParamValue::Text(s) => write!(f, "'{s}'"),
             ParamValue::Bool(b) => write!(f, "{b}"),
         }
@@ -188,7 +189,10 @@ impl Param {
                 if let (Some(lo), Some(hi)) = (self.min, self.max) {
                     if *x < lo || *x > hi {
                         return Err(format!(
-                            "{x} is outside the range [{lo}, {hi}] of parameter '{}'",
+                            "{} is outside the range [{}, {}] of parameter '{}'",
+                            Decimal(*x),
+                            Decimal(lo),
+                            Decimal(hi),
                             self.name
                         ));
                     }
@@ -218,7 +222,7 @@ impl Param {
     /// The attribute text this value writes into the MJCF ("" removes the attribute).
     pub fn attr_text(&self, v: &ParamValue) -> String {
         match v {
-            ParamValue::Number(x) => format!("{x}"),
+            ParamValue::Number(x) => Decimal(*x).to_string(),
             ParamValue::Text(s) => s.clone(),
             ParamValue::Bool(true) => self.on.clone(),
             ParamValue::Bool(false) => self.off.clone(),

@@ -5,6 +5,7 @@
 use super::bundle::{Exercise, ExerciseKind, Expect, Text};
 use super::measure::Measurement;
 use super::quantity::Val;
+use crate::decimal::Decimal;
 
 /// The test of an outcome: `< x`, `<= x`, `> x`, `>= x`, `== x`, `!= x` on a number, or
 /// `contains 'text'` on the compiler's message.
@@ -66,7 +67,7 @@ pub struct Verdict {
 /// small.
 pub fn fmt_num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
+        return Decimal(x).to_string();
     }
     // rounded as a number, then printed shortest: the nearest double to a decimal of at most
     // four significant digits prints as that decimal (and needs no fixed-precision formatting,
@@ -92,9 +93,9 @@ pub fn fmt_num(x: f64) -> String {
             m = scaled(m / 10.0, 3);
             e += 1;
         }
-        return format!("{m}e{e}");
+        return format!("{}e{e}", Decimal(m));
     }
-    format!("{}", scaled(x, (3 - a.log10().floor() as i32).max(0)))
+    Decimal(scaled(x, (3 - a.log10().floor() as i32).max(0))).to_string()
 }
 
 /// The choice id a measured value selects (the first outcome that holds).

@@ -235,7 +235,7 @@ fn run_one(b: &Bundle, ex: &Exercise, k: usize) -> Result<Outcome, Diag> {
             format!(
                 "'{}': {} s is {steps} steps of this scene ({} work units); the budget per run is {MAX_STEPS_PER_RUN} steps and {} units",
                 ex.id,
-                spec.duration,
+                crate::decimal::Decimal(spec.duration),
                 super::judge::fmt_num(work),
                 super::judge::fmt_num(MAX_WORK_PER_RUN)
             ),
@@ -348,7 +348,7 @@ impl Measurement {
     pub fn to_json(&self) -> Value {
         let val = |v: &Option<Val>| match v {
             Some(Val::Num(x)) if x.is_finite() => Value::Number(*x),
-            Some(Val::Num(x)) => Value::String(x.to_string()),
+            Some(Val::Num(x)) => Value::String(crate::decimal::Decimal(*x).to_string()),
             Some(Val::Text(t)) => Value::from(t),
             None => Value::Null,
         };

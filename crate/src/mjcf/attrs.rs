@@ -155,7 +155,10 @@ impl Element {
             if x.fract() != 0.0 || x.abs() > i32::MAX as f64 {
                 return Err(self.attr_error(
                     name,
-                    format!("attribute '{name}' must hold integers, got {x}"),
+                    format!(
+                        "attribute '{name}' must hold integers, got {}",
+                        crate::decimal::Decimal(x)
+                    ),
                 ));
             }
             out.push(x as i32);
