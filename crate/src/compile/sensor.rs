@@ -132,6 +132,7 @@ fn datatype_of(stype: i32) -> i32 {
     match stype {
         kind::FRAMEXAXIS | kind::FRAMEYAXIS | kind::FRAMEZAXIS => datatype::AXIS,
         kind::BALLQUAT | kind::FRAMEQUAT => datatype::QUATERNION,
+        kind::TOUCH => datatype::POSITIVE,
         _ => datatype::REAL,
     }
 }
@@ -139,7 +140,8 @@ fn datatype_of(stype: i32) -> i32 {
 /// `sensorNeedstage`: the forward stage after which the sensor is computed.
 fn stage_of(stype: i32) -> i32 {
     match stype {
-        kind::ACTUATORFRC
+        kind::TOUCH
+        | kind::ACTUATORFRC
         | kind::JOINTACTFRC
         | kind::TENDONACTFRC
         | kind::JOINTLIMITFRC

@@ -18,6 +18,7 @@ enum Target {
 
 /// The sensor elements flexlab computes: tag, `mjtSensor`, how the object is named.
 const ELEMENTS: &[(&str, i32, Target)] = &[
+    ("touch", kind::TOUCH, Target::Named("site", obj::SITE)),
     (
         "velocimeter",
         kind::VELOCIMETER,
@@ -143,7 +144,6 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
 
 /// MuJoCo's sensor elements flexlab does not compute yet.
 const NOT_YET: &[&str] = &[
-    "touch",
     "accelerometer",
     "force",
     "torque",

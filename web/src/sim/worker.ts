@@ -183,7 +183,7 @@ function topology(s: FlexScene): Topology {
 
 /** MJCF element names of the sensor types the engine computes (`mjtSensor` numbering). */
 const SENSOR_ELEMENTS: Record<number, string> = {
-  2: 'velocimeter', 3: 'gyro', 6: 'magnetometer', 9: 'jointpos', 10: 'jointvel', 11: 'tendonpos',
+  0: 'touch', 2: 'velocimeter', 3: 'gyro', 6: 'magnetometer', 9: 'jointpos', 10: 'jointvel', 11: 'tendonpos',
   12: 'tendonvel', 13: 'actuatorpos', 14: 'actuatorvel', 15: 'actuatorfrc', 16: 'jointactuatorfrc',
   17: 'tendonactuatorfrc', 18: 'ballquat', 19: 'ballangvel', 20: 'jointlimitpos', 21: 'jointlimitvel',
   22: 'jointlimitfrc', 23: 'tendonlimitpos', 24: 'tendonlimitvel', 25: 'tendonlimitfrc', 26: 'framepos',

@@ -24,6 +24,7 @@ pub mod kinematics;
 pub mod lanes;
 pub mod metric;
 pub mod passive;
+pub mod ray;
 pub mod rne;
 pub mod sdf;
 pub mod sensor;

@@ -9,6 +9,7 @@ use crate::model::{disable, Model};
 
 /// `mjtSensor` values of the sensors flexlab computes (MuJoCo's numbering).
 pub mod kind {
+    pub const TOUCH: i32 = 0;
     pub const MAGNETOMETER: i32 = 6;
     pub const VELOCIMETER: i32 = 2;
     pub const GYRO: i32 = 3;
@@ -242,9 +243,50 @@ fn compute(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
             out[0] = d.energy[(t == kind::E_KINETIC) as usize];
         }
         kind::CLOCK => out[0] = d.time,
+        kind::TOUCH => out[0] = touch(m, d, objid),
         // the compiler refuses every other type
         _ => out.fill(0.0),
     }
+}
+
+/// The sum of the normal forces of the site's body's contacts whose ray meets the site's zone
+/// (`mjSENS_TOUCH`; N): from the contact point along the frame's normal (side 0 towards side
+/// 1), reversed when the site's body is side 1. A contact point inside the zone always counts.
+fn touch(m: &Model, d: &Data, site: usize) -> f64 {
+    let body = m.site_bodyid[site];
+    let mut total = 0.0;
+    for (j, con) in d.contact[..d.ncon].iter().enumerate() {
+        let side_body = |k: usize| match con.geom[k] {
+            g if g >= 0 => m.geom_bodyid[g as usize],
+            _ => super::support::flex_body(m, con, k),
+        };
+        let (b0, b1) = (side_body(0), side_body(1));
+        if con.efc_address < 0 || (body != b0 && body != b1) {
+            continue;
+        }
+        let normal = super::support::contact_force(m, d, j)[0];
+        if normal <= 0.0 {
+            continue;
+        }
+        let mut ray: Vec3 = [con.frame[0], con.frame[1], con.frame[2]].map(|x| x * normal);
+        math::normalize3(&mut ray);
+        if body == b1 {
+            ray = ray.map(|x| -x);
+        }
+        let a = &d.a;
+        let hit = super::ray::ray_geom(
+            &get_at(&a.site_xpos, 3 * site),
+            &get_at(&a.site_xmat, 9 * site),
+            &get_at(&m.site_size, 3 * site),
+            &con.pos,
+            &ray,
+            m.site_type[site],
+        );
+        if hit >= 0.0 {
+            total += normal;
+        }
+    }
+    total
 }
 
 /// The first limit row of this type and object: its distance less its margin (`what` 0), its
