@@ -242,6 +242,14 @@ data_arrays! {
     moment_colind: i32[1],
     cvel: f64[6],
     cdof_dot: f64[6],
+    /// After the constraint solve, when a sensor needs them (`mj_rnePostConstraint`), spatial
+    /// `[rotational; translational]` about each body's subtree root's centre of mass: body
+    /// accelerations (rad/s², m/s²; the world's is minus gravity), interaction forces with the
+    /// parent (N·m, N; the subtree's sum) and external forces (perturbations, geom contacts,
+    /// connect and weld rows).
+    cacc: f64[6],
+    cfrc_int: f64[6],
+    cfrc_ext: f64[6],
     qfrc_bias: f64[1],
     qfrc_spring: f64[1],
     qfrc_damper: f64[1],
@@ -392,6 +400,9 @@ impl Data {
             moment_colind: crate::data::zeros(m.nJact),
             cvel: z(6 * nbody),
             cdof_dot: z(6 * nv),
+            cacc: z(6 * nbody),
+            cfrc_int: z(6 * nbody),
+            cfrc_ext: z(6 * nbody),
             qfrc_bias: z(nv),
             qfrc_spring: z(nv),
             qfrc_damper: z(nv),
@@ -465,6 +476,9 @@ impl Data {
             &mut a.act_dot,
             &mut a.subtree_linvel,
             &mut a.subtree_angmom,
+            &mut a.cacc,
+            &mut a.cfrc_int,
+            &mut a.cfrc_ext,
             &mut a.sensordata,
         ] {
             v.iter_mut().for_each(|x| *x = 0.0);

@@ -356,6 +356,40 @@ pub fn cross_force(vel: &[f64], f: &[f64]) -> [f64; 6] {
     r
 }
 
+/// A spatial vector `[rotational; translational]` moved from `oldpos` to `newpos` and, with
+/// `rot`, expressed in that frame (`mju_transformSpatial`): a force's torque changes with the
+/// point (`force`), a motion's linear part does.
+#[inline(never)]
+pub fn transform_spatial(
+    vec: &[f64; 6],
+    force: bool,
+    newpos: &Vec3,
+    oldpos: &Vec3,
+    rot: Option<&Mat3>,
+) -> [f64; 6] {
+    let mut tran = *vec;
+    let dif = sub3(newpos, oldpos);
+    if force {
+        let c = cross(&dif, &[vec[3], vec[4], vec[5]]);
+        for k in 0..3 {
+            tran[k] = vec[k] - c[k];
+        }
+    } else {
+        let c = cross(&dif, &[vec[0], vec[1], vec[2]]);
+        for k in 0..3 {
+            tran[3 + k] = vec[3 + k] - c[k];
+        }
+    }
+    match rot {
+        Some(r) => {
+            let a = mul_mat_t_vec3(r, &[tran[0], tran[1], tran[2]]);
+            let b = mul_mat_t_vec3(r, &[tran[3], tran[4], tran[5]]);
+            [a[0], a[1], a[2], b[0], b[1], b[2]]
+        }
+        None => tran,
+    }
+}
+
 /// Rotational inertia `mat·diag(inert)·matᵀ` of principal inertia `inert` in frame `mat`, as
 /// its 6 distinct entries (xx, yy, zz, xy, xz, yz), summed in `mj_comPos`'s order.
 #[inline]

@@ -111,6 +111,11 @@ fn dim(stype: i32) -> usize {
     match stype {
         kind::FRAMEQUAT | kind::BALLQUAT => 4,
         kind::MAGNETOMETER
+        | kind::ACCELEROMETER
+        | kind::FORCE
+        | kind::TORQUE
+        | kind::FRAMELINACC
+        | kind::FRAMEANGACC
         | kind::VELOCIMETER
         | kind::GYRO
         | kind::BALLANGVEL
@@ -141,6 +146,11 @@ fn datatype_of(stype: i32) -> i32 {
 fn stage_of(stype: i32) -> i32 {
     match stype {
         kind::TOUCH
+        | kind::ACCELEROMETER
+        | kind::FORCE
+        | kind::TORQUE
+        | kind::FRAMELINACC
+        | kind::FRAMEANGACC
         | kind::ACTUATORFRC
         | kind::JOINTACTFRC
         | kind::TENDONACTFRC

@@ -13,12 +13,22 @@ use crate::spec::SensorSpec;
 enum Target {
     None,
     Named(&'static str, i32),
-    Frame,
+    /// `objtype`/`objname`, and `reftype`/`refname` when the flag is set.
+    Frame(bool),
 }
 
 /// The sensor elements flexlab computes: tag, `mjtSensor`, how the object is named.
 const ELEMENTS: &[(&str, i32, Target)] = &[
     ("touch", kind::TOUCH, Target::Named("site", obj::SITE)),
+    (
+        "accelerometer",
+        kind::ACCELEROMETER,
+        Target::Named("site", obj::SITE),
+    ),
+    ("force", kind::FORCE, Target::Named("site", obj::SITE)),
+    ("torque", kind::TORQUE, Target::Named("site", obj::SITE)),
+    ("framelinacc", kind::FRAMELINACC, Target::Frame(false)),
+    ("frameangacc", kind::FRAMEANGACC, Target::Frame(false)),
     (
         "velocimeter",
         kind::VELOCIMETER,
@@ -115,13 +125,13 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
         kind::TENDONLIMITFRC,
         Target::Named("tendon", obj::TENDON),
     ),
-    ("framepos", kind::FRAMEPOS, Target::Frame),
-    ("framequat", kind::FRAMEQUAT, Target::Frame),
-    ("framexaxis", kind::FRAMEXAXIS, Target::Frame),
-    ("frameyaxis", kind::FRAMEYAXIS, Target::Frame),
-    ("framezaxis", kind::FRAMEZAXIS, Target::Frame),
-    ("framelinvel", kind::FRAMELINVEL, Target::Frame),
-    ("frameangvel", kind::FRAMEANGVEL, Target::Frame),
+    ("framepos", kind::FRAMEPOS, Target::Frame(true)),
+    ("framequat", kind::FRAMEQUAT, Target::Frame(true)),
+    ("framexaxis", kind::FRAMEXAXIS, Target::Frame(true)),
+    ("frameyaxis", kind::FRAMEYAXIS, Target::Frame(true)),
+    ("framezaxis", kind::FRAMEZAXIS, Target::Frame(true)),
+    ("framelinvel", kind::FRAMELINVEL, Target::Frame(true)),
+    ("frameangvel", kind::FRAMEANGVEL, Target::Frame(true)),
     (
         "subtreecom",
         kind::SUBTREECOM,
@@ -144,13 +154,8 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
 
 /// MuJoCo's sensor elements flexlab does not compute yet.
 const NOT_YET: &[&str] = &[
-    "accelerometer",
-    "force",
-    "torque",
     "rangefinder",
     "camprojection",
-    "framelinacc",
-    "frameangacc",
     "insidesite",
     "distance",
     "normal",
@@ -192,7 +197,12 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
         match target {
             Target::None => {}
             Target::Named(attr, _) => allowed.push(attr),
-            Target::Frame => allowed.extend(["objtype", "objname", "reftype", "refname"]),
+            Target::Frame(with_ref) => {
+                allowed.extend(["objtype", "objname"]);
+                if *with_ref {
+                    allowed.extend(["reftype", "refname"]);
+                }
+            }
         }
         e.check_attrs(&allowed)?;
         // history buffers, delays and sampling intervals (MuJoCo 3.15.0 sensor history)
@@ -220,7 +230,7 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
                 s.objtype = *objtype;
                 s.objname = required(attr)?;
             }
-            Target::Frame => {
+            Target::Frame(_) => {
                 s.objtype = e
                     .keyword("objtype", FRAME_OBJECTS)?
                     .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;

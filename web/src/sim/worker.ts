@@ -183,12 +183,12 @@ function topology(s: FlexScene): Topology {
 
 /** MJCF element names of the sensor types the engine computes (`mjtSensor` numbering). */
 const SENSOR_ELEMENTS: Record<number, string> = {
-  0: 'touch', 2: 'velocimeter', 3: 'gyro', 6: 'magnetometer', 9: 'jointpos', 10: 'jointvel', 11: 'tendonpos',
+  0: 'touch', 1: 'accelerometer', 2: 'velocimeter', 3: 'gyro', 4: 'force', 5: 'torque', 6: 'magnetometer', 9: 'jointpos', 10: 'jointvel', 11: 'tendonpos',
   12: 'tendonvel', 13: 'actuatorpos', 14: 'actuatorvel', 15: 'actuatorfrc', 16: 'jointactuatorfrc',
   17: 'tendonactuatorfrc', 18: 'ballquat', 19: 'ballangvel', 20: 'jointlimitpos', 21: 'jointlimitvel',
   22: 'jointlimitfrc', 23: 'tendonlimitpos', 24: 'tendonlimitvel', 25: 'tendonlimitfrc', 26: 'framepos',
   27: 'framequat', 28: 'framexaxis', 29: 'frameyaxis', 30: 'framezaxis', 31: 'framelinvel',
-  32: 'frameangvel', 35: 'subtreecom', 36: 'subtreelinvel', 37: 'subtreeangmom', 43: 'e_potential',
+  32: 'frameangvel', 33: 'framelinacc', 34: 'frameangacc', 35: 'subtreecom', 36: 'subtreelinvel', 37: 'subtreeangmom', 43: 'e_potential',
   44: 'e_kinetic', 45: 'clock',
 };
 

@@ -611,7 +611,7 @@ fn eq_bodies(m: &Model, i: usize) -> (usize, usize) {
 
 /// World anchors and bodies of connect or weld `i` (`mj_equalityAnchors`): the anchors in
 /// `eq_data` carried by the bodies, or the two sites' positions.
-fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
+pub(crate) fn eq_anchors(m: &Model, d: &Data, i: usize) -> (Vec3, Vec3, usize, usize) {
     let (b1, b2) = eq_bodies(m, i);
     if m.eq_objtype[i] == obj::SITE {
         let site = |s: i32| -> Vec3 { get_at(&d.a.site_xpos, 3 * s as usize) };
@@ -641,6 +641,27 @@ fn weld_frames(m: &Model, d: &Data, i: usize, b1: usize, b2: usize) -> (Quat, Qu
     } else {
         (xquat(b1), xquat(b2), Some(get_at(&m.eq_data, 11 * i + 6)))
     }
+}
+
+/// The world torque on body 1 of weld `i` from the forces `f` of its three orientation rows:
+/// the transpose of the rows' map from relative angular velocity, `0.5·ts·Im(q̄₁·ω·q)` (so
+/// its generalized force is the rows' `Jᵀf`), as MuJoCo 3.15.0's `mj_rnePostConstraint` adds
+/// it to `cfrc_ext`. Body 2 gets its opposite.
+#[inline(never)]
+pub(crate) fn weld_torque(m: &Model, d: &Data, i: usize, f: &[f64]) -> Vec3 {
+    let (b1, b2) = eq_bodies(m, i);
+    let ts = m.eq_data[11 * i + 10];
+    let (f0, f1, rel) = weld_frames(m, d, i, b1, b2);
+    let quat = rel.map_or(f0, |r| mul_quat(&f0, &r));
+    let quat1 = neg_quat(&f1);
+    let mut torque = [0.0; 3];
+    for (k, t) in torque.iter_mut().enumerate() {
+        let mut axis = [0.0; 3];
+        axis[k] = 1.0;
+        let q3 = mul_quat(&mul_quat_axis(&quat1, &axis), &quat);
+        *t = (0..3).map(|r| 0.5 * q3[1 + r] * ts * f[r]).sum();
+    }
+    torque
 }
 
 fn equality_rows(

@@ -10,6 +10,9 @@ use crate::model::{disable, Model};
 /// `mjtSensor` values of the sensors flexlab computes (MuJoCo's numbering).
 pub mod kind {
     pub const TOUCH: i32 = 0;
+    pub const ACCELEROMETER: i32 = 1;
+    pub const FORCE: i32 = 4;
+    pub const TORQUE: i32 = 5;
     pub const MAGNETOMETER: i32 = 6;
     pub const VELOCIMETER: i32 = 2;
     pub const GYRO: i32 = 3;
@@ -37,6 +40,8 @@ pub mod kind {
     pub const FRAMEZAXIS: i32 = 30;
     pub const FRAMELINVEL: i32 = 31;
     pub const FRAMEANGVEL: i32 = 32;
+    pub const FRAMELINACC: i32 = 33;
+    pub const FRAMEANGACC: i32 = 34;
     pub const SUBTREECOM: i32 = 35;
     pub const SUBTREELINVEL: i32 = 36;
     pub const SUBTREEANGMOM: i32 = 37;
@@ -94,8 +99,9 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
     }
     // what some sensors read is computed once, for the first that needs it (MuJoCo's
     // flg_subtreevel and flg_energypos/vel); MuJoCo computes the energy here whether or not
-    // the energy flag is on, before its own energy stage
-    let (mut subtree, mut energy) = (false, false);
+    // the energy flag is on, before its own energy stage; and the accelerations and forces
+    // after the solve (flg_rnepost)
+    let (mut subtree, mut energy, mut rnepost) = (false, false, false);
     for i in 0..m.nsensor {
         if m.sensor_needstage[i] != which {
             continue;
@@ -108,6 +114,16 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
             kind::E_POTENTIAL | kind::E_KINETIC if !energy => {
                 super::energy::energy(m, d);
                 energy = true;
+            }
+            kind::ACCELEROMETER
+            | kind::FORCE
+            | kind::TORQUE
+            | kind::FRAMELINACC
+            | kind::FRAMEANGACC
+                if !rnepost =>
+            {
+                super::rne::rne_post_constraint(m, d);
+                rnepost = true;
             }
             _ => {}
         }
@@ -244,6 +260,29 @@ fn compute(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
         }
         kind::CLOCK => out[0] = d.time,
         kind::TOUCH => out[0] = touch(m, d, objid),
+        kind::ACCELEROMETER => {
+            let acc = object_acceleration(m, d, obj::SITE, objid, true);
+            out.copy_from_slice(&acc[3..]);
+        }
+        t @ (kind::FORCE | kind::TORQUE) => {
+            // what the parent gives the site's body, at the site, in the site's frame
+            let body = m.site_bodyid[objid] as usize;
+            let root = m.body_rootid[body] as usize;
+            let f = math::transform_spatial(
+                &get_at(&a.cfrc_int, 6 * body),
+                true,
+                &get_at(&a.site_xpos, 3 * objid),
+                &get_at(&a.subtree_com, 3 * root),
+                Some(&get_at(&a.site_xmat, 9 * objid)),
+            );
+            let at = if t == kind::FORCE { 3 } else { 0 };
+            out.copy_from_slice(&f[at..at + 3]);
+        }
+        t @ (kind::FRAMELINACC | kind::FRAMEANGACC) => {
+            let acc = object_acceleration(m, d, objtype, objid, false);
+            let at = if t == kind::FRAMELINACC { 3 } else { 0 };
+            out.copy_from_slice(&acc[at..at + 3]);
+        }
         // the compiler refuses every other type
         _ => out.fill(0.0),
     }
@@ -252,6 +291,7 @@ fn compute(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
 /// The sum of the normal forces of the site's body's contacts whose ray meets the site's zone
 /// (`mjSENS_TOUCH`; N): from the contact point along the frame's normal (side 0 towards side
 /// 1), reversed when the site's body is side 1. A contact point inside the zone always counts.
+#[inline(never)]
 fn touch(m: &Model, d: &Data, site: usize) -> f64 {
     let body = m.site_bodyid[site];
     let mut total = 0.0;
@@ -360,6 +400,27 @@ pub fn object_velocity(m: &Model, d: &Data, objtype: i32, id: usize, local: bool
         math::mul_mat_t_vec3(&mat, &lin),
     );
     [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]]
+}
+
+/// An object's spatial acceleration `[angular, linear]` at its position, with the Coriolis
+/// term of its rotating frame (`mj_objectAcceleration`), in the world frame or its own
+/// (`local`); from `cacc`, so after [`super::rne::rne_post_constraint`].
+#[inline(never)]
+fn object_acceleration(m: &Model, d: &Data, objtype: i32, id: usize, local: bool) -> [f64; 6] {
+    let body = body_of(m, objtype, id);
+    if m.body_dofnum[m.body_weldid[body] as usize] == 0 {
+        return [0.0; 6];
+    }
+    let (pos, mat) = pose(d, objtype, id);
+    let com: Vec3 = get_at(&d.a.subtree_com, 3 * m.body_rootid[body] as usize);
+    let rot = local.then_some(&mat);
+    let mut acc = math::transform_spatial(&get_at(&d.a.cacc, 6 * body), false, &pos, &com, rot);
+    let vel = math::transform_spatial(&get_at(&d.a.cvel, 6 * body), false, &pos, &com, rot);
+    let c = math::cross(&get_at(&vel, 0), &get_at(&vel, 3));
+    for k in 0..3 {
+        acc[3 + k] += c[k];
+    }
+    acc
 }
 
 /// Subtree linear velocities and angular momenta (`mj_subtreeVel`).
