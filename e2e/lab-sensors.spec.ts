@@ -40,3 +40,42 @@ test("the sensor chart follows a model's sensordata", async ({ page }) => {
   expect(x).toBeCloseTo(0.2 * Math.cos(angle), 9);
   expect(z).toBeCloseTo(0.5 - 0.2 * Math.sin(angle), 9);
 });
+
+test('a model with more sensor values than one chart shows: the student picks where the chart starts', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  await page.locator('details.plots summary').click();
+  const chart = page.getByRole('group', { name: 'Sensors: sensordata (the model’s <sensor>)' });
+  const pick = chart.getByRole('combobox', { name: 'Plot 8 values from sensor' });
+
+  // six values fit one chart: no picker
+  expect((await loadSandbox(page, fixture('sensors.xml'))).ok).toBe(true);
+  await expect(pick).toBeHidden();
+
+  // fifteen do not: the chart starts at the first sensor, and the picker lists every sensor
+  expect((await loadSandbox(page, fixture('sensors_many.xml'))).ok).toBe(true);
+  await expect(pick).toBeVisible();
+  await expect(pick.locator('option')).toHaveText([
+    'angle (sensordata[0])', 'speed (sensordata[1])', 'framepos 2 (sensordata[2])', 'clock 3 (sensordata[5])',
+    'pivot_force (sensordata[6])', 'pivot_torque (sensordata[9])', 'tip_acc (sensordata[12])',
+  ]);
+  await expect(chart.locator('.u-legend .u-label', { hasText: 'pivot_force[1]' })).toHaveCount(1);
+  await expect(chart.locator('.u-legend .u-label', { hasText: 'tip_acc' })).toHaveCount(0);
+
+  // from the accelerometer on: its three values, and the CSV names them by their index
+  await pick.selectOption({ label: 'tip_acc (sensordata[12])' });
+  for (const label of ['tip_acc[0]', 'tip_acc[1]', 'tip_acc[2]']) {
+    await expect(chart.locator('.u-legend .u-label', { hasText: label })).toHaveCount(1);
+  }
+  await expect(chart.locator('.u-legend .u-label', { hasText: 'angle' })).toHaveCount(0);
+  await pauseAndReset(page);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  for (let i = 0; i < 3; i++) await stepAndWait(page, 10);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n');
+  expect(lines[0].split(',').slice(-3)).toEqual(['sensordata[12]', 'sensordata[13]', 'sensordata[14]']);
+  // an accelerometer reads at least gravity's share: the arm falls from rest, so |a − g| > 0
+  const acc = lines[lines.length - 1].split(',').slice(-3).map(Number);
+  expect(acc.every(Number.isFinite)).toBe(true);
+  expect(Math.hypot(...acc)).toBeGreaterThan(1);
+});

@@ -117,6 +117,7 @@ export class App {
       this.plots.push(s.time, s.probe, s.ncon);
     });
     this.bench.onReset(() => this.plots.clear());
+    this.plots.onSensorWindow((from) => this.bench.sim.sensorWindow(from));
     this.bench.onOptions(() => this.syncUrl());
     this.bench.viewer.onCameraChange(() => this.syncUrl(400));
     this.inspector.onSelect((sel) => {

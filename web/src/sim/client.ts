@@ -148,6 +148,10 @@ export class SimClient {
   probeEdge(edge: number): void {
     this.send({ type: 'probe', edge });
   }
+  /** Where in `sensordata` the plots' sensor values start. */
+  sensorWindow(from: number): void {
+    this.send({ type: 'sensor-window', from });
+  }
   /** Test hook: make the worker fail as a wasm trap would. */
   selftestCrash(): void {
     this.send({ type: 'selftest-crash' });

@@ -67,12 +67,21 @@ export interface Topology {
   /** Number of actuators (`nu`): the frame carries `ctrl` (nu floats). */
   nu: number;
   actuators: ActuatorInfo[];
-  /**
-   * Labels of the sensor values the plots follow (the first `MAX_SENSOR_SERIES` of
-   * `sensordata`): the sensor's name, or its element and id, and the component of a vector.
-   */
-  sensors: string[];
+  /** The model's sensors (at most `MAX_SENSORS_LISTED`), for the plots to follow. */
+  sensors: SensorInfo[];
 }
+
+/** One sensor as the plots list it. */
+export interface SensorInfo {
+  /** Its name, or its element and id (`framepos 2`). */
+  label: string;
+  /** Where its values start in `sensordata` (`sensor_adr`), and how many (`sensor_dim`). */
+  adr: number;
+  dim: number;
+}
+
+/** Most sensors the plots list (a model may have thousands; the picker stays usable). */
+export const MAX_SENSORS_LISTED = 500;
 
 /** Most contacts a frame carries for drawing (the inspector reads them all). */
 export const MAX_DRAW_CONTACTS = 256;
@@ -133,6 +142,8 @@ export type ToWorker =
   | { type: 'drag'; drag: DragSpec | null }
   | { type: 'field'; name: string; id: number }
   | { type: 'probe'; edge: number }
+  /** The plots follow `sensordata[from .. from + MAX_SENSOR_SERIES)`. */
+  | { type: 'sensor-window'; from: number }
   /** Writes `mjData.ctrl[index]` (a finite value; the engine clamps to ctrlrange when limited). */
   | { type: 'ctrl'; index: number; value: number }
   /** Zeroes every control (MuJoCo simulate's Clear). */
@@ -140,7 +151,7 @@ export type ToWorker =
   /** Test hook: behave as if the wasm instance had trapped. */
   | { type: 'selftest-crash' };
 
-/** How many values of `sensordata` the plots follow (its first ones). */
+/** How many values of `sensordata` the plots follow at once (from a sensor's first value). */
 export const MAX_SENSOR_SERIES = 8;
 
 /** Numbers the plots follow, measured by the worker each frame. */
@@ -157,7 +168,7 @@ export interface Probe {
   /** Deepest penetration over the contacts (m, ≥ 0) and the summed normal force (N). */
   penetration: number;
   contactForce: number;
-  /** The first `MAX_SENSOR_SERIES` values of `sensordata` (NaN past its end). */
+  /** `MAX_SENSOR_SERIES` values of `sensordata` from the plots' window (NaN past its end). */
   sensors: number[];
 }
 

@@ -5,7 +5,7 @@
  * that goes bad pauses the scene and says so; a wasm trap is reported so the page can restart us.
  */
 import { CONTACT_STRIDE, contactNormalForce, engineVersion, FlexScene, loadEngine } from '../engine/flexlab';
-import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, MAX_SENSOR_SERIES, type ActuatorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
+import { CONTACT_FLOATS, frameLayout, MAX_DRAW_CONTACTS, MAX_SENSOR_SERIES, MAX_SENSORS_LISTED, type ActuatorInfo, type SensorInfo, type DragSpec, type FrameLayout, type FromWorker, type Probe, type Topology, type ToWorker } from './protocol';
 import { drawnRgba } from './material';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -43,6 +43,8 @@ let drag: DragSpec | null = null;
 /** The grab point of the current drag in its body's frame. */
 const dragLocal = new Float64Array(3);
 let selEdge = -1;
+/** The first value of `sensordata` the plots follow. */
+let sensorFrom = 0;
 let ticking = false;
 let dirty = true;
 let diverged: string | null = null;
@@ -177,7 +179,7 @@ function topology(s: FlexScene): Topology {
     edges,
     forceVerts,
     pyramidal: s.info.options.cone === 'pyramidal',
-    sensors: sensorLabels(s),
+    sensors: sensorList(s),
   };
 }
 
@@ -192,16 +194,16 @@ const SENSOR_ELEMENTS: Record<number, string> = {
   44: 'e_kinetic', 45: 'clock',
 };
 
-/** Plot labels of the first values of `sensordata` (see `Topology.sensors`). */
-function sensorLabels(s: FlexScene): string[] {
-  const n = s.info.sizes.nsensor ?? 0;
+/** The sensors the plots can follow (see `Topology.sensors`). */
+function sensorList(s: FlexScene): SensorInfo[] {
+  const n = Math.min(s.info.sizes.nsensor ?? 0, MAX_SENSORS_LISTED);
   if (!n) return [];
   const dim = s.modelField('sensor_dim');
+  const adr = s.modelField('sensor_adr');
   const type = s.modelField('sensor_type');
-  const out: string[] = [];
-  for (let i = 0; i < n && out.length < MAX_SENSOR_SERIES; i++) {
-    const base = s.info.sensor[i] || `${SENSOR_ELEMENTS[type[i]] ?? 'sensor'} ${i}`;
-    for (let k = 0; k < dim[i] && out.length < MAX_SENSOR_SERIES; k++) out.push(dim[i] > 1 ? `${base}[${k}]` : base);
+  const out: SensorInfo[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push({ label: s.info.sensor[i] || `${SENSOR_ELEMENTS[type[i]] ?? 'sensor'} ${i}`, adr: adr[i], dim: dim[i] });
   }
   return out;
 }
@@ -347,7 +349,7 @@ function measure(c: Loaded): void {
   probe.edgeMean = len.length ? sum / len.length : 0;
   probe.edgeSel = selEdge >= 0 && selEdge < len.length ? len[selEdge] : NaN;
   const sd = c.scene.view('sensordata');
-  for (let k = 0; k < MAX_SENSOR_SERIES; k++) probe.sensors[k] = k < sd.length ? sd[k] : NaN;
+  for (let k = 0; k < MAX_SENSOR_SERIES; k++) probe.sensors[k] = sensorFrom + k < sd.length ? sd[sensorFrom + k] : NaN;
 }
 
 function fillFrame(c: Loaded, out: Float32Array): void {
@@ -524,6 +526,7 @@ function handle(msg: ToWorker): void {
         drag = null;
         ctrlForward = false;
         selEdge = -1;
+        sensorFrom = 0;
         diverged = null;
         stepsTotal = 0;
         buffers.length = 0;
@@ -580,6 +583,10 @@ function handle(msg: ToWorker): void {
       break;
     case 'probe':
       selEdge = msg.edge;
+      dirty = true;
+      break;
+    case 'sensor-window':
+      if (Number.isInteger(msg.from) && msg.from >= 0) sensorFrom = msg.from;
       dirty = true;
       break;
     case 'ctrl':

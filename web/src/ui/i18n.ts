@@ -116,6 +116,7 @@ const STRINGS = {
   edgePlot: { zh: '边长 flexedge_length (m)', en: 'Edge length flexedge_length (m)' },
   contactPlot: { zh: '接触 contact：穿透 (m) 与法向力 (N)', en: 'Contact: penetration (m) and normal force (N)' },
   sensorPlot: { zh: '传感器 sensordata（模型的 <sensor>）', en: 'Sensors: sensordata (the model’s <sensor>)' },
+  sensorFrom: { zh: '从这个传感器起画 {n} 个值', en: 'Plot {n} values from sensor' },
   lesson: { zh: '课程', en: 'Lesson' },
   noLessons: {
     zh: '这个页面没有课程。实验台可以直接使用：拖动顶点或物体施加弹簧力，在“字段检查器”里按 MuJoCo 的名字查看 mjModel / mjData，在“自己的模型”里粘贴 MJCF。',

@@ -1,13 +1,13 @@
 /**
  * Live plots (uPlot) of what the worker measures each frame: MuJoCo's potential and kinetic
  * energy plus the flex elastic energy, edge lengths (min, mean, max and the edge selected in the
- * inspector), contact penetration and normal force, and, when the model has sensors, the first
- * values of `sensordata`. Samples go into columns allocated once; the charts redraw a few times
- * a second; the whole record exports as CSV.
+ * inspector), contact penetration and normal force, and, when the model has sensors, a window of
+ * `sensordata` that starts at the sensor the student picks. Samples go into columns allocated
+ * once; the charts redraw a few times a second; the whole record exports as CSV.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { MAX_SENSOR_SERIES, type Probe } from '../sim/protocol';
+import { MAX_SENSOR_SERIES, type Probe, type SensorInfo } from '../sim/protocol';
 import { button, el } from './dom';
 import { t, type StringKey } from './i18n';
 
@@ -100,8 +100,13 @@ export class Plots {
   private cols: Float64Array[] = Array.from({ length: SENSOR_COL + MAX_SENSOR_SERIES }, () => new Float64Array(CAPACITY));
   /** The charts drawn: the fixed ones, and the sensors' when the model has sensors. */
   private specs: ChartSpec[] = CHARTS;
-  /** Labels of the plotted sensor values (`Topology.sensors`). */
+  /** The model's sensors (`Topology.sensors`), and the first `sensordata` index plotted. */
+  private sensors: SensorInfo[] = [];
+  private sensorFrom = 0;
+  /** Labels of the plotted sensor values: the sensor's label, and the component of a vector. */
   private sensorLabels: string[] = [];
+  private sensorPick: HTMLSelectElement;
+  private windowListeners: Array<(from: number) => void> = [];
   /** Number of samples recorded. */
   count = 0;
   private lastTime = -1;
@@ -124,7 +129,16 @@ export class Plots {
       this.hosts.push(h);
       this.root.append(h);
     }
-    this.hosts[CHARTS.length].hidden = true;
+    // more values than one chart shows: the student picks the sensor the window starts at
+    const pickLabel = t('sensorFrom', { n: MAX_SENSOR_SERIES });
+    this.sensorPick = el('select', { 'aria-label': pickLabel });
+    const sensorHost = this.hosts[CHARTS.length];
+    sensorHost.querySelector('figcaption')!.after(el('label', { class: 'sensor-pick' }, pickLabel + ' ', this.sensorPick));
+    this.sensorPick.addEventListener('change', () => {
+      const s = this.sensors[Number(this.sensorPick.value)];
+      if (s) this.setWindow(s.adr);
+    });
+    sensorHost.hidden = true;
     host.append(this.root);
     exportBtn.addEventListener('click', () => this.download());
     clearBtn.addEventListener('click', () => this.clear());
@@ -231,27 +245,60 @@ export class Plots {
   }
 
   /**
-   * A new model's sensors: the sensor chart follows these values of `sensordata` (none: the
-   * chart is hidden). Clears the record.
+   * A new model's sensors: the sensor chart follows `sensordata` from its first sensor (no
+   * sensors: the chart is hidden), with a picker when there are more values than one chart
+   * shows. Clears the record.
    */
-  setSensors(labels: string[]): void {
-    this.sensorLabels = labels.slice(0, MAX_SENSOR_SERIES);
+  setSensors(sensors: SensorInfo[]): void {
+    this.sensors = sensors;
+    const total = sensors.reduce((n, s) => n + s.dim, 0);
+    this.sensorPick.replaceChildren(...sensors.map((s, i) => el('option', { value: String(i) }, `${s.label} (sensordata[${s.adr}])`)));
+    this.sensorPick.parentElement!.hidden = total <= MAX_SENSOR_SERIES;
+    this.hosts[CHARTS.length].hidden = !sensors.length;
+    this.sensorFrom = 0;
+    this.layoutSensors();
+    this.clear();
+  }
+
+  /** Calls `f` with the first `sensordata` index whenever the student picks another sensor. */
+  onSensorWindow(f: (from: number) => void): void {
+    this.windowListeners.push(f);
+  }
+
+  /** Plots `sensordata` from index `from`; the earlier samples of the new window are empty. */
+  private setWindow(from: number): void {
+    if (from === this.sensorFrom) return;
+    this.sensorFrom = from;
+    for (let k = 0; k < MAX_SENSOR_SERIES; k++) this.cols[SENSOR_COL + k].fill(NaN, 0, this.count);
+    this.layoutSensors();
+    for (const f of this.windowListeners) f(from);
+    this.redraw(true);
+  }
+
+  /** The sensor chart's series for the current window: one per value, labelled by sensor. */
+  private layoutSensors(): void {
+    const labels: string[] = [];
+    for (const s of this.sensors) {
+      for (let k = 0; k < s.dim; k++) {
+        const i = s.adr + k;
+        if (i >= this.sensorFrom && i < this.sensorFrom + MAX_SENSOR_SERIES) labels.push(s.dim > 1 ? `${s.label}[${k}]` : s.label);
+      }
+    }
+    this.sensorLabels = labels;
     const chart: ChartSpec = {
       ...SENSOR_CHART,
-      series: this.sensorLabels.map((label, k) => ({ label, col: SENSOR_COL + k, color: SENSOR_COLORS[k] })),
+      series: labels.map((label, k) => ({ label, col: SENSOR_COL + k, color: SENSOR_COLORS[k] })),
     };
     this.specs = chart.series.length ? [...CHARTS, chart] : CHARTS;
-    this.hosts[CHARTS.length].hidden = !chart.series.length;
     // uPlot's series are fixed when it is made: make the charts anew on the next draw
     for (const c of this.charts) c.destroy();
     this.charts = [];
-    this.clear();
   }
 
   /** The record as CSV text, a header of MuJoCo names and one line per sample. */
   csv(): string {
     const n = SENSOR_COL + this.sensorLabels.length;
-    const header = [...COLUMNS, ...this.sensorLabels.map((_, k) => `sensordata[${k}]`)];
+    const header = [...COLUMNS, ...this.sensorLabels.map((_, k) => `sensordata[${this.sensorFrom + k}]`)];
     const lines = [header.join(',')];
     for (let i = 0; i < this.count; i++) {
       lines.push(this.cols.slice(0, n).map((c) => (Number.isNaN(c[i]) ? '' : String(c[i]))).join(','));
