@@ -17,7 +17,8 @@ finding.
   .venv/bin/python scripts/oracle/attr-sweep.py scripts/oracle/sweep/mixed.xml \
       scripts/oracle/sweep/mixed.txt [--steps 300] [--oracle ../shared/oracle (the default)]
 
-Needs target/release/flexlab (cargo build --release) and the venv of make-references.sh.
+Needs target/release/flexlab (cargo build --release; or FLEXLAB_BIN=path) and the venv of
+make-references.sh.
 """
 import argparse
 import json
@@ -32,7 +33,8 @@ import numpy as np
 
 SLOT = re.compile(r"\{\{(\w+)\}\}")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-FLEXLAB = os.path.join(ROOT, "target", "release", "flexlab")
+# FLEXLAB_BIN: another build (a copy, so that a long run survives rebuilding target/release)
+FLEXLAB = os.environ.get("FLEXLAB_BIN") or os.path.join(ROOT, "target", "release", "flexlab")
 ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "oracle")
 
 

@@ -15,7 +15,8 @@ a reference case (references.txt) or a located "not supported" error, as for the
   .venv/bin/python scripts/oracle/random-scenes.py [--count 50] [--seed 1] [--steps 200]
 
 Deterministic per seed: scene N of a run is scene `seed + N`, whatever --count is.
-Needs target/release/flexlab (cargo build --release) and the venv of make-references.sh.
+Needs target/release/flexlab (cargo build --release; or FLEXLAB_BIN=path) and the venv of
+make-references.sh.
 """
 import argparse
 import importlib.util
