@@ -110,6 +110,7 @@ fn check_object(m: &Model, s: &SensorSpec, id: usize) -> std::result::Result<(),
 fn dim(stype: i32) -> usize {
     match stype {
         kind::FRAMEQUAT | kind::BALLQUAT => 4,
+        kind::INSIDESITE => 1,
         kind::MAGNETOMETER
         | kind::ACCELEROMETER
         | kind::FORCE
@@ -137,7 +138,7 @@ fn datatype_of(stype: i32) -> i32 {
     match stype {
         kind::FRAMEXAXIS | kind::FRAMEYAXIS | kind::FRAMEZAXIS => datatype::AXIS,
         kind::BALLQUAT | kind::FRAMEQUAT => datatype::QUATERNION,
-        kind::TOUCH => datatype::POSITIVE,
+        kind::TOUCH | kind::INSIDESITE => datatype::POSITIVE,
         _ => datatype::REAL,
     }
 }

@@ -15,6 +15,8 @@ enum Target {
     Named(&'static str, i32),
     /// `objtype`/`objname`, and `reftype`/`refname` when the flag is set.
     Frame(bool),
+    /// `objtype`/`objname` and the `site` whose zone is tested (the reference).
+    InSite,
 }
 
 /// The sensor elements flexlab computes: tag, `mjtSensor`, how the object is named.
@@ -28,6 +30,7 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
     ("force", kind::FORCE, Target::Named("site", obj::SITE)),
     ("torque", kind::TORQUE, Target::Named("site", obj::SITE)),
     ("framelinacc", kind::FRAMELINACC, Target::Frame(false)),
+    ("insidesite", kind::INSIDESITE, Target::InSite),
     ("frameangacc", kind::FRAMEANGACC, Target::Frame(false)),
     (
         "velocimeter",
@@ -156,7 +159,6 @@ const ELEMENTS: &[(&str, i32, Target)] = &[
 const NOT_YET: &[&str] = &[
     "rangefinder",
     "camprojection",
-    "insidesite",
     "distance",
     "normal",
     "fromto",
@@ -203,6 +205,7 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
                     allowed.extend(["reftype", "refname"]);
                 }
             }
+            Target::InSite => allowed.extend(["site", "objtype", "objname"]),
         }
         e.check_attrs(&allowed)?;
         // history buffers, delays and sampling intervals (MuJoCo 3.15.0 sensor history)
@@ -245,6 +248,14 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
                     s.reftype = r;
                     s.refname = e.string("refname").unwrap_or_default();
                 }
+            }
+            Target::InSite => {
+                s.reftype = obj::SITE;
+                s.refname = required("site")?;
+                s.objtype = e
+                    .keyword("objtype", FRAME_OBJECTS)?
+                    .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;
+                s.objname = required("objname")?;
             }
         }
         out.push(s);

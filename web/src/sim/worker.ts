@@ -190,7 +190,8 @@ const SENSOR_ELEMENTS: Record<number, string> = {
   17: 'tendonactuatorfrc', 18: 'ballquat', 19: 'ballangvel', 20: 'jointlimitpos', 21: 'jointlimitvel',
   22: 'jointlimitfrc', 23: 'tendonlimitpos', 24: 'tendonlimitvel', 25: 'tendonlimitfrc', 26: 'framepos',
   27: 'framequat', 28: 'framexaxis', 29: 'frameyaxis', 30: 'framezaxis', 31: 'framelinvel',
-  32: 'frameangvel', 33: 'framelinacc', 34: 'frameangacc', 35: 'subtreecom', 36: 'subtreelinvel', 37: 'subtreeangmom', 43: 'e_potential',
+  32: 'frameangvel', 33: 'framelinacc', 34: 'frameangacc', 35: 'subtreecom', 36: 'subtreelinvel', 37: 'subtreeangmom',
+  38: 'insidesite', 43: 'e_potential',
   44: 'e_kinetic', 45: 'clock',
 };
 

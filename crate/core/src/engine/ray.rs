@@ -1,6 +1,6 @@
-//! Ray intersection with a primitive shape (MuJoCo's `mju_rayGeom`, without the normal): the
-//! touch sensor asks whether a contact force's ray from the contact point meets the sensor's
-//! site zone.
+//! Queries of a primitive shape: ray intersection (MuJoCo's `mju_rayGeom`, without the
+//! normal), for the touch sensor's test of a contact force's ray against its site zone, and
+//! point inclusion (`mju_insideGeom`), for the insidesite sensor.
 
 use crate::math::{Mat3, Vec3, MINVAL};
 use crate::model::GeomType;
@@ -8,6 +8,7 @@ use crate::model::GeomType;
 /// The shapes a ray meets here, as `geom_type`/`site_type` numbers.
 mod geom {
     use super::GeomType;
+    pub const PLANE: i32 = GeomType::Plane as i32;
     pub const SPHERE: i32 = GeomType::Sphere as i32;
     pub const CAPSULE: i32 = GeomType::Capsule as i32;
     pub const ELLIPSOID: i32 = GeomType::Ellipsoid as i32;
@@ -28,6 +29,33 @@ pub fn ray_geom(pos: &Vec3, mat: &Mat3, size: &Vec3, pnt: &Vec3, vec: &Vec3, geo
         geom::BOX => ray_box(pos, mat, size, pnt, vec),
         // sites have no other shapes
         _ => -1.0,
+    }
+}
+
+/// Whether `point` lies strictly inside the shape of type `geomtype` and half-sizes `size` at
+/// `pos` with orientation `mat` (`mju_insideGeom`; a plane's inside is below it).
+pub fn inside_geom(pos: &Vec3, mat: &Mat3, size: &Vec3, geomtype: i32, point: &Vec3) -> bool {
+    let v = [point[0] - pos[0], point[1] - pos[1], point[2] - pos[2]];
+    if geomtype == geom::SPHERE {
+        return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < size[0] * size[0];
+    }
+    let p = crate::math::mul_mat_t_vec3(mat, &v);
+    let r2 = p[0] * p[0] + p[1] * p[1];
+    match geomtype {
+        geom::CAPSULE => {
+            let dz = p[2] - crate::math::clip(p[2], -size[1], size[1]);
+            r2 + dz * dz < size[0] * size[0]
+        }
+        geom::ELLIPSOID => {
+            p[0] * p[0] / (size[0] * size[0])
+                + p[1] * p[1] / (size[1] * size[1])
+                + p[2] * p[2] / (size[2] * size[2])
+                < 1.0
+        }
+        geom::CYLINDER => p[2].abs() < size[1] && r2 < size[0] * size[0],
+        geom::BOX => (0..3).all(|k| p[k].abs() < size[k]),
+        geom::PLANE => p[2] < 0.0,
+        _ => false,
     }
 }
 
@@ -254,6 +282,30 @@ mod tests {
                 (got - want).abs() < 1e-12,
                 "type {t} {pnt:?}: {got} vs {want}"
             );
+        }
+    }
+
+    /// Points inside and outside each shape, by hand.
+    #[test]
+    fn inside_by_hand() {
+        let o = [0.0; 3];
+        let cases: [(i32, Vec3, Vec3, bool); 12] = [
+            (geom::SPHERE, [1.0, 0.0, 0.0], [0.5, 0.5, 0.5], true),
+            (geom::SPHERE, [1.0, 0.0, 0.0], [0.7, 0.7, 0.2], false),
+            // capsule radius 0.5, half-length 1: inside the end cap, outside beyond it
+            (geom::CAPSULE, [0.5, 1.0, 0.0], [0.0, 0.3, 1.3], true),
+            (geom::CAPSULE, [0.5, 1.0, 0.0], [0.0, 0.4, 1.4], false),
+            (geom::ELLIPSOID, [1.0, 2.0, 3.0], [0.0, 1.9, 0.0], true),
+            (geom::ELLIPSOID, [1.0, 2.0, 3.0], [0.8, 0.0, 2.0], false),
+            (geom::CYLINDER, [1.0, 0.5, 0.0], [0.6, 0.6, 0.4], true),
+            (geom::CYLINDER, [1.0, 0.5, 0.0], [0.0, 0.0, 0.6], false),
+            (geom::BOX, [1.0, 2.0, 3.0], [0.9, -1.9, 2.9], true),
+            (geom::BOX, [1.0, 2.0, 3.0], [1.0, 0.0, 0.0], false),
+            (geom::PLANE, [1.0, 1.0, 0.0], [5.0, 5.0, -0.1], true),
+            (geom::PLANE, [1.0, 1.0, 0.0], [0.0, 0.0, 0.1], false),
+        ];
+        for (t, size, p, want) in cases {
+            assert_eq!(inside_geom(&o, &EYE, &size, t, &p), want, "type {t} {p:?}");
         }
     }
 

@@ -45,6 +45,7 @@ pub mod kind {
     pub const SUBTREECOM: i32 = 35;
     pub const SUBTREELINVEL: i32 = 36;
     pub const SUBTREEANGMOM: i32 = 37;
+    pub const INSIDESITE: i32 = 38;
     pub const E_POTENTIAL: i32 = 43;
     pub const E_KINETIC: i32 = 44;
     pub const CLOCK: i32 = 45;
@@ -260,6 +261,27 @@ fn compute(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
         }
         kind::CLOCK => out[0] = d.time,
         kind::TOUCH => out[0] = touch(m, d, objid),
+        kind::INSIDESITE => {
+            let (mut p, _) = pose(d, objtype, objid);
+            // a massless body that carries mass below it (a flex's parent, say): its inertial
+            // frame is only its body frame, so the subtree's centre of mass stands for it
+            if objtype == obj::BODY
+                && objid > 0
+                && m.body_mass[objid] < math::MINVAL
+                && m.body_subtreemass[objid] >= math::MINVAL
+            {
+                p = get_at(&a.subtree_com, 3 * objid);
+            }
+            let site = refid as usize;
+            let inside = super::ray::inside_geom(
+                &get_at(&a.site_xpos, 3 * site),
+                &get_at(&a.site_xmat, 9 * site),
+                &get_at(&m.site_size, 3 * site),
+                m.site_type[site],
+                &p,
+            );
+            out[0] = f64::from(u8::from(inside));
+        }
         kind::ACCELEROMETER => {
             let acc = object_acceleration(m, d, obj::SITE, objid, true);
             out.copy_from_slice(&acc[3..]);
