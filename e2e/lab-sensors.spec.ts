@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { test } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import { expect, fixture, loadSandbox, openLab, pauseAndReset, stepAndWait } from './lab';
+
+/** Resets, clears the plots, steps `batches` × 10 times and returns the exported CSV's lines. */
+async function recordCsv(page: Page, batches: number): Promise<string[]> {
+  await pauseAndReset(page);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  for (let i = 0; i < batches; i++) await stepAndWait(page, 10);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  return readFileSync(await (await download).path(), 'utf8').trim().split('\n');
+}
 
 test("the sensor chart follows a model's sensordata", async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
@@ -18,12 +28,7 @@ test("the sensor chart follows a model's sensordata", async ({ page }) => {
     await expect(chart.locator('.u-legend .u-label', { hasText: label })).toHaveCount(1);
   }
 
-  await pauseAndReset(page);
-  await page.getByRole('button', { name: 'Clear' }).click();
-  for (let i = 0; i < 5; i++) await stepAndWait(page, 10);
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
-  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n');
+  const lines = await recordCsv(page, 5);
   const header = lines[0].split(',');
   expect(header.slice(-6)).toEqual(['sensordata[0]', 'sensordata[1]', 'sensordata[2]', 'sensordata[3]', 'sensordata[4]', 'sensordata[5]']);
   const last = lines[lines.length - 1].split(',').map(Number);
@@ -67,12 +72,7 @@ test('a model with more sensor values than one chart shows: the student picks wh
     await expect(chart.locator('.u-legend .u-label', { hasText: label })).toHaveCount(1);
   }
   await expect(chart.locator('.u-legend .u-label', { hasText: 'angle' })).toHaveCount(0);
-  await pauseAndReset(page);
-  await page.getByRole('button', { name: 'Clear' }).click();
-  for (let i = 0; i < 3; i++) await stepAndWait(page, 10);
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
-  const lines = readFileSync(await (await download).path(), 'utf8').trim().split('\n');
+  const lines = await recordCsv(page, 3);
   expect(lines[0].split(',').slice(-3)).toEqual(['sensordata[12]', 'sensordata[13]', 'sensordata[14]']);
   // an accelerometer reads at least gravity's share: the arm falls from rest, so |a − g| > 0
   const acc = lines[lines.length - 1].split(',').slice(-3).map(Number);

@@ -114,15 +114,7 @@ fn ray_capsule(pos: &Vec3, mat: &Mat3, size: &Vec3, pnt: &Vec3, vec: &Vec3) -> f
         return -1.0;
     }
     let (lp, lv) = to_local(pos, mat, pnt, vec);
-    let mut x = -1.0;
-    // the round side, between the flat ends
-    let a = lv[0] * lv[0] + lv[1] * lv[1];
-    let b = lv[0] * lp[0] + lv[1] * lp[1];
-    let c = lp[0] * lp[0] + lp[1] * lp[1] - size[0] * size[0];
-    let (sol, _) = quad(a, b, c);
-    if sol >= 0.0 && (lp[2] + sol * lv[2]).abs() <= size[1] {
-        x = nearer(x, sol);
-    }
+    let mut x = round_side(&lp, &lv, size);
     // the caps: the outer half of each end sphere
     let a = lv[0] * lv[0] + lv[1] * lv[1] + lv[2] * lv[2];
     for side in [1.0, -1.0] {
@@ -167,15 +159,21 @@ fn ray_cylinder(pos: &Vec3, mat: &Mat3, size: &Vec3, pnt: &Vec3, vec: &Vec3) -> 
             }
         }
     }
-    // the round side, between the ends
+    nearer(x, round_side(&lp, &lv, size))
+}
+
+/// A ray in a capsule's or cylinder's frame against its round side (radius `size[0]` about z)
+/// between `z = ±size[1]`: the distance, or -1.
+fn round_side(lp: &Vec3, lv: &Vec3, size: &Vec3) -> f64 {
     let a = lv[0] * lv[0] + lv[1] * lv[1];
     let b = lv[0] * lp[0] + lv[1] * lp[1];
     let c = lp[0] * lp[0] + lp[1] * lp[1] - size[0] * size[0];
     let (sol, _) = quad(a, b, c);
     if sol >= 0.0 && (lp[2] + sol * lv[2]).abs() <= size[1] {
-        x = nearer(x, sol);
+        sol
+    } else {
+        -1.0
     }
-    x
 }
 
 fn ray_box(pos: &Vec3, mat: &Mat3, size: &Vec3, pnt: &Vec3, vec: &Vec3) -> f64 {
