@@ -605,8 +605,13 @@ pub struct ActuatorSpec {
     pub gaintype: i32,
     /// `mjtBias`: 0 none, 1 affine.
     pub biastype: i32,
-    /// `mjtDyn`: only 0 (none) is supported.
+    /// `mjtDyn`: 0 none, 1 integrator, 2 filter, 3 filterexact.
     pub dyntype: i32,
+    /// The activation's clamp and whether the force reads the next step's activation.
+    pub actlimited: TriState,
+    pub actrange: [f64; 2],
+    pub actrange_set: bool,
+    pub actearly: bool,
     pub gainprm: [f64; 10],
     pub biasprm: [f64; 10],
     pub dynprm: [f64; 10],
@@ -623,6 +628,10 @@ impl Default for ActuatorSpec {
             name: String::new(),
             target: Transmission::None,
             gear: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            actlimited: TriState::Auto,
+            actrange: [0.0, 0.0],
+            actrange_set: false,
+            actearly: false,
             ctrllimited: TriState::Auto,
             ctrlrange: [0.0, 0.0],
             ctrlrange_set: false,
@@ -692,6 +701,7 @@ pub struct KeySpec {
     pub mpos: Option<Vec<f64>>,
     pub mquat: Option<Vec<f64>>,
     pub ctrl: Option<Vec<f64>>,
+    pub act: Option<Vec<f64>>,
     pub line: u32,
 }
 

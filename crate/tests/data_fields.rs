@@ -1,6 +1,6 @@
 //! Every mjModel and mjData array flexlab names (the lab's inspector lists them by these names)
 //! against MuJoCo 3.15.0's array of that name, from the very same state: each case of
-//! scripts/oracle/data-field-references.txt loads MuJoCo's qpos, qvel, qacc_warmstart and time
+//! scripts/oracle/data-field-references.txt loads MuJoCo's qpos, qvel, act, qacc_warmstart and time
 //! (committed in crate/tests/data_fields/, written by scripts/oracle/data-fields.py), runs
 //! `forward` and compares the arrays. This catches an array that is never filled, laid out
 //! otherwise or defined otherwise than MuJoCo's, which the trajectories alone do not see (the
@@ -117,6 +117,7 @@ fn compare(case: &Case) -> Vec<String> {
     let state = &reference["state"];
     d.qpos.copy_from_slice(&numbers(&state["qpos"]));
     d.qvel.copy_from_slice(&numbers(&state["qvel"]));
+    d.act.copy_from_slice(&numbers(&state["act"]));
     d.qacc_warmstart
         .copy_from_slice(&numbers(&state["qacc_warmstart"]));
     d.time = state["time"]

@@ -26,7 +26,7 @@ SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
          "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap", "nefm0dof", "nsensor",
-         "nsensordata"]
+         "nsensordata", "na"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -56,6 +56,8 @@ tendon_invweight0
 actuator_trntype actuator_trnid actuator_gear actuator_gaintype actuator_biastype
 actuator_gainprm actuator_biasprm actuator_ctrllimited actuator_forcelimited
 actuator_ctrlrange actuator_forcerange actuator_length0 actuator_acc0
+actuator_dyntype actuator_dynprm actuator_actadr actuator_actnum actuator_actlimited
+actuator_actrange actuator_actearly key_act
 key_qpos key_ctrl key_mquat
 sensor_type sensor_datatype sensor_needstage sensor_objtype sensor_objid sensor_reftype
 sensor_refid sensor_dim sensor_adr sensor_cutoff sensor_noise

@@ -26,7 +26,7 @@ if m.nkey > 0:
 mujoco.mj_forward(m, d)
 for _ in range(int(sys.argv[2])):
     mujoco.mj_step(m, d)
-state = {k: getattr(d, k).tolist() for k in ("qpos", "qvel", "qacc_warmstart")}
+state = {k: getattr(d, k).tolist() for k in ("qpos", "qvel", "act", "qacc_warmstart")}
 state["time"] = d.time  # the clock sensor reads it
 mujoco.mj_forward(m, d)
 

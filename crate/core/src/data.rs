@@ -510,6 +510,9 @@ impl Data {
         self.a
             .ctrl
             .copy_from_slice(&m.key_ctrl[k * m.nu..(k + 1) * m.nu]);
+        self.a
+            .act
+            .copy_from_slice(&m.key_act[k * m.na..(k + 1) * m.na]);
         let nm = m.nmocap;
         self.a
             .mocap_pos

@@ -718,6 +718,14 @@ model_struct! {
         actuator_forcerange: f64[2],
         actuator_length0: f64[1],
         actuator_acc0: f64[1],
+        /// Each actuator's activation in `act` (-1: none; `actnum` 0 or 1), its clamp
+        /// (`actlimited`, `actrange`) and whether the force reads the next step's activation
+        /// (`actearly`).
+        actuator_actadr: i32[1],
+        actuator_actnum: i32[1],
+        actuator_actlimited: u8[1],
+        actuator_actrange: f64[2],
+        actuator_actearly: u8[1],
         /// Actuator driving each joint, or -1.
         jnt_actuatorid: i32[1],
 
@@ -741,6 +749,7 @@ model_struct! {
         key_qpos: f64[1],
         key_qvel: f64[1],
         key_ctrl: f64[1],
+        key_act: f64[1],
         key_mpos: f64[3],
         key_mquat: f64[4],
     }

@@ -171,12 +171,40 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
             "ctrlrange",
         )
         .map_err(e)?;
+        let al = resolve_limited(
+            a.actlimited,
+            a.actrange_set,
+            autolimits,
+            "actuator",
+            "actrange",
+        )
+        .map_err(e)?;
         if fl && a.forcerange[0] >= a.forcerange[1] {
             return Err(e("invalid force range for actuator".into()));
         }
         if cl && a.ctrlrange[0] >= a.ctrlrange[1] {
             return Err(e("invalid control range for actuator".into()));
         }
+        if al && a.actrange[0] >= a.actrange[1] {
+            return Err(e("invalid actrange for actuator".into()));
+        }
+        if al && a.dyntype == 0 {
+            return Err(e(
+                "actrange specified but dyntype is 'none' in actuator".into()
+            ));
+        }
+        // one activation for each actuator with dynamics, in actuator order
+        if a.dyntype != 0 {
+            m.actuator_actadr.push(m.na as i32);
+            m.actuator_actnum.push(1);
+            m.na += 1;
+        } else {
+            m.actuator_actadr.push(-1);
+            m.actuator_actnum.push(0);
+        }
+        m.actuator_actlimited.push(al as u8);
+        m.actuator_actrange.extend_from_slice(&a.actrange);
+        m.actuator_actearly.push(a.actearly as u8);
         m.actuator_ctrllimited.push(cl as u8);
         m.actuator_forcelimited.push(fl as u8);
         m.actuator_ctrlrange.extend_from_slice(&a.ctrlrange);

@@ -1550,6 +1550,20 @@ fn build(spec: &Spec) -> Result<Model> {
             qvel[..v.len()].copy_from_slice(v);
         }
         m.key_qvel.extend_from_slice(&qvel);
+        let mut act = vec![0.0; m.na];
+        if let Some(v) = &k.act {
+            if v.len() > m.na {
+                // MuJoCo 3.15.0 words this one check otherwise
+                return Err(err(format!(
+                    "keyframe '{}': invalid act size, expected {}, got {}",
+                    k.name,
+                    m.na,
+                    v.len()
+                )));
+            }
+            act[..v.len()].copy_from_slice(v);
+        }
+        m.key_act.extend_from_slice(&act);
         let mut ctrl = vec![0.0; m.nu];
         if let Some(c) = &k.ctrl {
             if c.len() > m.nu {

@@ -169,7 +169,7 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
             "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
         ]),
         "motor" => {}
-        "position" => {
+        "position" | "intvelocity" => {
             allowed.extend_from_slice(&["kp", "kv", "dampratio", "timeconst", "inheritrange"])
         }
         "velocity" => allowed.push("kv"),
@@ -181,13 +181,10 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         "cranksite",
         "refsite",
         "body",
-        "actlimited",
-        "actrange",
         "actdim",
         "nsample",
         "interp",
         "delay",
-        "timeconst",
         "inheritrange",
         // MuJoCo 3.15.0's actuator damping and armature (added to the joint's dof)
         "damping",
@@ -204,6 +201,11 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
     if e.read_f64s("forcerange", 2, &mut a.forcerange)? {
         a.forcerange_set = true;
     }
+    tristate(e, "actlimited", &mut a.actlimited)?;
+    if e.read_f64s("actrange", 2, &mut a.actrange)? {
+        a.actrange_set = true;
+    }
+    e.read_bool("actearly", &mut a.actearly)?;
     e.read_f64s("gear", 1, &mut a.gear)?;
     let targets = [e.string("joint"), e.string("tendon"), e.string("site")];
     match targets {
@@ -243,11 +245,8 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
             e.read_f64s("dynprm", 1, &mut a.dynprm)?;
             e.read_f64s("gainprm", 1, &mut a.gainprm)?;
             e.read_f64s("biasprm", 1, &mut a.biasprm)?;
-            if a.dyntype != 0 {
-                return Err(unsupported(
-                    e,
-                    "actuator dynamics (dyntype other than none)",
-                ));
+            if a.dyntype > 3 {
+                return Err(unsupported(e, "muscle and user actuator dynamics"));
             }
             if a.gaintype > 1 || a.biastype > 1 {
                 return Err(unsupported(e, "muscle and user actuator gains or biases"));
@@ -257,7 +256,7 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
             a.gainprm[0] = 1.0;
             set_kinds(a, 0);
         }
-        "position" => {
+        "position" | "intvelocity" => {
             // unset shortcut parameters inherit the class default (MuJoCo reads them over
             // the current actuator values)
             let mut kp = a.gainprm[0];
@@ -282,7 +281,21 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
                 // positive biasprm[2] is a damping ratio, resolved at compile time
                 a.biasprm[2] = v;
             }
-            set_kinds(a, 1);
+            // a time constant filters the control exactly (mjs_setToPosition); without one
+            // the dynamics stay as they were (a class default's)
+            if let Some(tc) = optional_f64(e, "timeconst")? {
+                if tc < 0.0 {
+                    return Err(e.error("timeconst cannot be negative"));
+                }
+                a.dynprm[0] = tc;
+                a.dyntype = if tc == 0.0 { 0 } else { 3 };
+            }
+            a.gaintype = 0;
+            a.biastype = 1;
+            // an integrated velocity servo integrates its control (mjs_setToIntVelocity)
+            if e.name == "intvelocity" {
+                a.dyntype = 1;
+            }
         }
         "velocity" => {
             let mut kv = a.gainprm[0];

@@ -677,13 +677,13 @@ impl<'a> Reader<'a> {
                     super::actuation::read_tendon(c, &mut t, true)?;
                     self.classes[idx].tendon = t;
                 }
-                "general" | "motor" | "position" | "velocity" => {
+                "general" | "motor" | "position" | "velocity" | "intvelocity" => {
                     let mut a = self.classes[idx].actuator.clone();
                     super::actuation::read_actuator(c, &mut a, true)?;
                     self.classes[idx].actuator = a;
                 }
-                "material" | "camera" | "light" | "pair" | "intvelocity" | "orientation"
-                | "pid" | "damper" | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
+                "material" | "camera" | "light" | "pair" | "orientation" | "pid" | "damper"
+                | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
@@ -1017,9 +1017,6 @@ impl<'a> Reader<'a> {
             c.check_attrs(&[
                 "name", "time", "qpos", "qvel", "act", "mpos", "mquat", "ctrl",
             ])?;
-            if c.numbers("act")?.is_some_and(|v| !v.is_empty()) {
-                return Err(unsupported(c, "keyframe act (no actuator activations)"));
-            }
             let mut k = KeySpec {
                 name: c.string("name").unwrap_or_default(),
                 line: c.line,
@@ -1031,6 +1028,7 @@ impl<'a> Reader<'a> {
             k.mpos = c.numbers("mpos")?;
             k.mquat = c.numbers("mquat")?;
             k.ctrl = c.numbers("ctrl")?;
+            k.act = c.numbers("act")?;
             self.spec.keys.push(k);
         }
         Ok(())

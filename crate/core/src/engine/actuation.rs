@@ -1,6 +1,6 @@
 //! Actuators with joint, fixed-tendon and site transmissions (`mj_transmission`,
-//! `mj_fwdActuation`): clamped controls, affine gain and bias, force limits, and
-//! `qfrc_actuator = momentᵀ·force`. No activation dynamics (`dyntype` none).
+//! `mj_fwdActuation`): clamped controls, activation dynamics (integrator, filter, exact
+//! filter), affine gain and bias, force limits, and `qfrc_actuator = momentᵀ·force`.
 
 use crate::data::Data;
 use crate::model::{disable, Model};
@@ -120,7 +120,45 @@ pub fn clamped_ctrl(m: &Model, d: &Data, i: usize) -> f64 {
     }
 }
 
-/// `actuator_force` and `qfrc_actuator` (N or N·m).
+/// `mjtDyn` values.
+pub mod dyn_type {
+    pub const NONE: i32 = 0;
+    pub const INTEGRATOR: i32 = 1;
+    pub const FILTER: i32 = 2;
+    pub const FILTEREXACT: i32 = 3;
+}
+
+/// The activation of actuator `i` at `adr` one step on with rate `act_dot`
+/// (`mj_nextActivation`): the exact filter's exponential, else Euler, then `actrange`.
+pub fn next_activation(m: &Model, d: &Data, i: usize, adr: usize, act_dot: f64) -> f64 {
+    let act = d.a.act[adr];
+    let h = m.opt.timestep;
+    let mut next = if m.actuator_dyntype[i] == dyn_type::FILTEREXACT {
+        let tau = m.actuator_dynprm[10 * i].max(crate::math::MINVAL);
+        act + act_dot * tau * (1.0 - (-h / tau).exp())
+    } else {
+        act + act_dot * h
+    };
+    if m.actuator_actlimited[i] != 0 {
+        let r = &m.actuator_actrange[2 * i..2 * i + 2];
+        next = crate::math::clip(next, r[0], r[1]);
+    }
+    next
+}
+
+/// Advances every activation one step with the rates `act_dot` (`mj_advance`).
+pub fn advance_activations(m: &Model, d: &mut Data, act_dot: &[f64]) {
+    if m.na == 0 || m.opt.disabled(disable::ACTUATION) {
+        return;
+    }
+    for i in 0..m.nu {
+        if let Ok(adr) = usize::try_from(m.actuator_actadr[i]) {
+            d.a.act[adr] = next_activation(m, d, i, adr, act_dot[adr]);
+        }
+    }
+}
+
+/// `actuator_force` and `qfrc_actuator` (N or N·m), and the activations' rates `act_dot`.
 pub fn fwd_actuation(m: &Model, d: &mut Data) {
     d.a.qfrc_actuator.fill(0.0);
     if m.nu == 0 || m.opt.disabled(disable::ACTUATION) {
@@ -129,6 +167,22 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
     }
     for i in 0..m.nu {
         let ctrl = clamped_ctrl(m, d, i);
+        // a stateful actuator's input is its activation (the next step's with actearly)
+        let input = match usize::try_from(m.actuator_actadr[i]) {
+            Err(_) => ctrl,
+            Ok(adr) => {
+                let act = d.a.act[adr];
+                d.a.act_dot[adr] = match m.actuator_dyntype[i] {
+                    dyn_type::INTEGRATOR => ctrl,
+                    _ => (ctrl - act) / m.actuator_dynprm[10 * i].max(crate::math::MINVAL),
+                };
+                if m.actuator_actearly[i] != 0 {
+                    next_activation(m, d, i, adr, d.a.act_dot[adr])
+                } else {
+                    act
+                }
+            }
+        };
         let a = &mut d.a;
         let (len, vel) = (a.actuator_length[i], a.actuator_velocity[i]);
         let g = &m.actuator_gainprm[10 * i..10 * i + 3];
@@ -141,7 +195,7 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
             1 => b[0] + b[1] * len + b[2] * vel,
             _ => 0.0,
         };
-        let mut force = gain * ctrl + bias;
+        let mut force = gain * input + bias;
         if m.actuator_forcelimited[i] != 0 {
             force = crate::math::clip(
                 force,
@@ -179,5 +233,9 @@ pub fn velocity_derivative(m: &Model, d: &Data, i: usize) -> f64 {
     } else {
         0.0
     };
-    bias_vel + gain_vel * d.a.ctrl[i]
+    let input = match usize::try_from(m.actuator_actadr[i]) {
+        Ok(adr) => d.a.act[adr],
+        Err(_) => d.a.ctrl[i],
+    };
+    bias_vel + gain_vel * input
 }

@@ -34,9 +34,19 @@ pub fn sub_quat(qa: &Quat, qb: &Quat) -> Vec3 {
     crate::math::quat_to_vel(&mul_quat(&neg_quat(qb), qa))
 }
 
-/// Advances velocities with `qacc`, positions with the new velocities (or `qvel_rk`), time
-/// and the warm start (`mj_advance`).
-pub fn advance(m: &Model, d: &mut Data, qacc: &[f64], qvel_rk: Option<&[f64]>) {
+/// Advances activations with `act_dot` (RK4's combination, or the forward pass's), velocities
+/// with `qacc`, positions with the new velocities (or `qvel_rk`), time and the warm start
+/// (`mj_advance`).
+pub fn advance(m: &Model, d: &mut Data, qacc: &[f64], qvel_rk: Option<(&[f64], &[f64])>) {
+    match qvel_rk {
+        Some((_, act_dot)) => super::actuation::advance_activations(m, d, act_dot),
+        None => {
+            let act_dot = std::mem::take(&mut d.a.act_dot);
+            super::actuation::advance_activations(m, d, &act_dot);
+            d.a.act_dot = act_dot;
+        }
+    }
+    let qvel_rk = qvel_rk.map(|(v, _)| v);
     let h = m.opt.timestep;
     for i in 0..m.nv {
         d.a.qvel[i] += qacc[i] * h;
@@ -98,16 +108,22 @@ pub fn rk4(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
         t[i - 1] = d.time + c[i - 1] * h;
     }
+    let na = m.na;
     let mut rk = std::mem::take(&mut s.rk);
+    // the state X = (qpos, qvel, act) and its rate F = (qacc, act_dot), as mj_RungeKutta
     rk.x[0][..nq].copy_from_slice(&d.a.qpos);
     rk.x[0][nq..nq + nv].copy_from_slice(&d.a.qvel);
+    rk.x[0][nq + nv..].copy_from_slice(&d.a.act);
     rk.f[0][..nv].copy_from_slice(&d.a.qacc);
+    rk.f[0][nv..].copy_from_slice(&d.a.act_dot);
     for i in 1..n {
         rk.dx.fill(0.0);
         for j in 0..i {
             let aij = RK4_A[(i - 1) * (n - 1) + j];
             for k in 0..nv {
                 rk.dx[k] += rk.x[j][nq + k] * aij;
+            }
+            for k in 0..nv + na {
                 rk.dx[nv + k] += rk.f[j][k] * aij;
             }
         }
@@ -115,28 +131,34 @@ pub fn rk4(m: &Model, d: &mut Data, s: &mut Scratch) {
         let xi = &mut rest[i - 1];
         xi.copy_from_slice(&x0[0]);
         integrate_pos(m, &mut xi[..nq], &rk.dx[..nv], h);
-        for k in 0..nv {
+        for k in 0..nv + na {
             xi[nq + k] += rk.dx[nv + k] * h;
         }
         d.a.qpos.copy_from_slice(&xi[..nq]);
         d.a.qvel.copy_from_slice(&xi[nq..nq + nv]);
+        d.a.act.copy_from_slice(&xi[nq + nv..]);
         d.time = t[i - 1];
         // MuJoCo's intermediate stages skip the sensors (`mj_forwardSkip(.., 1)`)
         forward::forward_stages(m, d, s, false);
         rk.f[i][..nv].copy_from_slice(&d.a.qacc);
+        rk.f[i][nv..].copy_from_slice(&d.a.act_dot);
     }
     rk.dx.fill(0.0);
     for j in 0..n {
         for k in 0..nv {
             rk.dx[k] += rk.x[j][nq + k] * RK4_B[j];
+        }
+        for k in 0..nv + na {
             rk.dx[nv + k] += rk.f[j][k] * RK4_B[j];
         }
     }
     d.time = time;
     d.a.qpos.copy_from_slice(&rk.x[0][..nq]);
     d.a.qvel.copy_from_slice(&rk.x[0][nq..nq + nv]);
-    let (vel, acc) = rk.dx.split_at(nv);
-    advance(m, d, acc, Some(vel));
+    d.a.act.copy_from_slice(&rk.x[0][nq + nv..]);
+    let (vel, rest) = rk.dx.split_at(nv);
+    let (acc, act_dot) = rest.split_at(nv);
+    advance(m, d, acc, Some((vel, act_dot)));
     s.rk = rk;
 }
 
@@ -149,11 +171,11 @@ pub struct Rk4Scratch {
 }
 
 impl Rk4Scratch {
-    pub fn new(nq: usize, nv: usize) -> Self {
+    pub fn new(nq: usize, nv: usize, na: usize) -> Self {
         Rk4Scratch {
-            x: vec![crate::data::zeros::<f64>(nq + nv); 4],
-            f: vec![crate::data::zeros::<f64>(nv); 4],
-            dx: crate::data::zeros::<f64>(2 * nv),
+            x: vec![crate::data::zeros::<f64>(nq + nv + na); 4],
+            f: vec![crate::data::zeros::<f64>(nv + na); 4],
+            dx: crate::data::zeros::<f64>(2 * nv + na),
         }
     }
 }

@@ -76,7 +76,7 @@ impl Scratch {
             cfrc: crate::data::zeros::<f64>(6 * m.nbody),
             qfrc_tmp: crate::data::zeros::<f64>(m.nv),
             qacc_tmp: crate::data::zeros::<f64>(m.nv),
-            rk: integrator::Rk4Scratch::new(m.nq, m.nv),
+            rk: integrator::Rk4Scratch::new(m.nq, m.nv, m.na),
             metric: metric::MetricState::new(m),
             solver: slot::Slot::new(solver::SolverScratch::new(m, maxefc)),
             collision: collision::CollisionScratch::new(m, maxcon),
