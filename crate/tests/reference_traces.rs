@@ -115,6 +115,8 @@ reference_cases!(
     actuator_dynamics,
     actuator_dynamics_rk4,
     actuator_dynamics_discrete,
+    actuator_dynamics_implicitfast,
+    actuator_dynamics_implicit,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,
