@@ -408,20 +408,9 @@ pub fn object_velocity(m: &Model, d: &Data, objtype: i32, id: usize, local: bool
         return [0.0; 6];
     }
     let (pos, mat) = pose(d, objtype, id);
-    let root = m.body_rootid[body] as usize;
-    let cvel: [f64; 6] = get_at(&d.a.cvel, 6 * body);
-    let ang: Vec3 = get_at(&cvel, 0);
-    let dif = math::sub3(&pos, &get_at(&d.a.subtree_com, 3 * root));
-    let c = math::cross(&dif, &ang);
-    let lin = [cvel[3] - c[0], cvel[4] - c[1], cvel[5] - c[2]];
-    if !local {
-        return [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]];
-    }
-    let (ang, lin) = (
-        math::mul_mat_t_vec3(&mat, &ang),
-        math::mul_mat_t_vec3(&mat, &lin),
-    );
-    [ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]]
+    let com: Vec3 = get_at(&d.a.subtree_com, 3 * m.body_rootid[body] as usize);
+    let cvel = get_at(&d.a.cvel, 6 * body);
+    math::transform_spatial(&cvel, false, &pos, &com, local.then_some(&mat))
 }
 
 /// An object's spatial acceleration `[angular, linear]` at its position, with the Coriolis
