@@ -78,4 +78,14 @@ test('a model with more sensor values than one chart shows: the student picks wh
   const acc = lines[lines.length - 1].split(',').slice(-3).map(Number);
   expect(acc.every(Number.isFinite)).toBe(true);
   expect(Math.hypot(...acc)).toBeGreaterThan(1);
+
+  // the inspector says which arrays only such sensors fill, and this model's are filled
+  const insp = page.locator('details.inspector');
+  await insp.locator('summary').click();
+  await page.getByLabel('Filter by name').fill('cfrc_int');
+  await page.getByLabel('Field', { exact: true }).selectOption('cfrc_int');
+  await expect(insp.locator('.meta')).toContainText('mjData.cfrc_int · 2 rows × 6');
+  await expect(insp.locator('.meta')).toContainText('computed only when a sensor of the model needs it');
+  const arm = (await insp.locator('table.fields tbody tr').nth(1).locator('td').allTextContents()).slice(1).map(Number);
+  expect(arm.some((v) => v !== 0)).toBe(true);
 });

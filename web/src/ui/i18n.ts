@@ -55,6 +55,10 @@ const STRINGS = {
     en: 'MuJoCo keeps efc_J sparse (CSR) for this model: constraint row i has efc_J_rownnz[i] nonzeros from efc_J[efc_J_rowadr[i]], their DOFs in efc_J_colind',
   },
   moreRows: { zh: '仅显示前 {n} 行', en: 'showing the first {n} rows' },
+  onDemand: {
+    zh: '只在模型有需要它的传感器时计算（与 MuJoCo 相同：subtree 速度见 mj_subtreeVel，cacc / cfrc_* 见 mj_rnePostConstraint），否则为 0',
+    en: 'computed only when a sensor of the model needs it, as in MuJoCo (subtree velocities: mj_subtreeVel; cacc and cfrc_*: mj_rnePostConstraint); 0 otherwise',
+  },
   selectRow: { zh: '选中此行，在场景中高亮', en: 'Select this row and highlight it in the scene' },
   check: { zh: '检查 Check', en: 'Check' },
   tryAgain: { zh: '再试一次 Try again', en: 'Try again' },

@@ -16,6 +16,9 @@ const VERTEX_FIELDS = new Set(['flex_vert', 'flex_vert0', 'flex_vertbodyid', 'fl
 const EDGE_FIELDS = new Set(['flex_edge', 'flex_edgeflap', 'flexedge_length', 'flexedge_length0', 'flexedge_velocity', 'flexedge_invweight0', 'flexedge_rigid']);
 const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_com', 'subtree_linvel', 'subtree_angmom', 'cinert', 'crb', 'cvel', 'cacc', 'cfrc_int', 'cfrc_ext', 'xfrc_applied']);
 
+/** mjData arrays MuJoCo fills only for the sensors that read them. */
+const ON_DEMAND = new Set(['subtree_linvel', 'subtree_angmom', 'cacc', 'cfrc_int', 'cfrc_ext']);
+
 /** Column names MuJoCo's docs use for common row widths. */
 const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];
 
@@ -231,7 +234,11 @@ export class Inspector {
     const group = arrayGroup(name, where === 'model');
     const src = group === 'flexlab' ? t('flexlabOnly') : group;
     const more = rows > PAGE_ROWS ? ` · ${t('moreRows', { n: PAGE_ROWS })}` : '';
-    const note = name.startsWith('efc_J') ? ` · ${t(this.sparse ? 'jacobianSparse' : 'jacobianDense')}` : '';
+    const note = name.startsWith('efc_J')
+      ? ` · ${t(this.sparse ? 'jacobianSparse' : 'jacobianDense')}`
+      : ON_DEMAND.has(name) && where !== 'model'
+        ? ` · ${t('onDemand')}`
+        : '';
     this.meta.textContent = `${src}${group === 'flexlab' ? ': ' : '.'}${name} · ${rows} ${t('rows')} × ${cols}${more}${rows === 0 ? ` ${t('noRows')}` : ''}${note}`;
     this.values = values;
     // a live refresh of the same rows only rewrites numbers, so focus and scroll stay put
