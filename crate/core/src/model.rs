@@ -120,12 +120,20 @@ pub enum JacobianKind {
     Auto = 2,
 }
 
-/// Object types (`mjtObj`) as `eq_objtype` holds them: MuJoCo 3.15.0 sets a connect's or
-/// weld's to its bodies' or sites' type and leaves every other equality's at `UNKNOWN`.
+/// Object types (`mjtObj`), as `eq_objtype` and the sensors' `sensor_objtype`/`reftype` hold
+/// them: MuJoCo 3.15.0 sets a connect's or weld's to its bodies' or sites' type and leaves
+/// every other equality's at `UNKNOWN`.
 pub mod obj {
     pub const UNKNOWN: i32 = 0;
     pub const BODY: i32 = 1;
+    /// A body's own frame (not its inertial frame).
+    pub const XBODY: i32 = 2;
+    pub const JOINT: i32 = 3;
+    pub const GEOM: i32 = 5;
     pub const SITE: i32 = 6;
+    pub const CAMERA: i32 = 7;
+    pub const TENDON: i32 = 18;
+    pub const ACTUATOR: i32 = 19;
 }
 
 /// Flex self-collision modes (`mjtFlexSelf`), the values of `flex_selfcollide`.

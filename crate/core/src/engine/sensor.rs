@@ -51,18 +51,8 @@ pub mod kind {
     pub const CLOCK: i32 = 45;
 }
 
-/// `mjtObj` values a sensor refers to.
-pub mod obj {
-    pub const UNKNOWN: i32 = 0;
-    pub const BODY: i32 = 1;
-    pub const XBODY: i32 = 2;
-    pub const JOINT: i32 = 3;
-    pub const GEOM: i32 = 5;
-    pub const SITE: i32 = 6;
-    pub const CAMERA: i32 = 7;
-    pub const TENDON: i32 = 18;
-    pub const ACTUATOR: i32 = 19;
-}
+/// `mjtObj` values a sensor refers to (the model's object types).
+pub use crate::model::obj;
 
 /// `mjtDataType`: how a cutoff applies.
 pub mod datatype {
