@@ -3,6 +3,7 @@
 //! the actuator moments, limit flags resolved with `autolimits`, and at `mj_setConst` time the
 //! lengths at qpos0, the inverse weights and the position actuators' damping ratios.
 
+use crate::engine::actuation::dyn_type;
 use crate::engine::actuation::SITE;
 use crate::engine::tendon::tendon_jacobian;
 use crate::error::{Error, Result};
@@ -188,13 +189,13 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         if al && a.actrange[0] >= a.actrange[1] {
             return Err(e("invalid actrange for actuator".into()));
         }
-        if al && a.dyntype == 0 {
+        if al && a.dyntype == dyn_type::NONE {
             return Err(e(
                 "actrange specified but dyntype is 'none' in actuator".into()
             ));
         }
         // one activation for each actuator with dynamics, in actuator order
-        if a.dyntype != 0 {
+        if a.dyntype != dyn_type::NONE {
             m.actuator_actadr.push(m.na as i32);
             m.actuator_actnum.push(1);
             m.na += 1;

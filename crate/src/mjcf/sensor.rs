@@ -234,10 +234,7 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
                 s.objname = required(attr)?;
             }
             Target::Frame(_) => {
-                s.objtype = e
-                    .keyword("objtype", FRAME_OBJECTS)?
-                    .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;
-                s.objname = required("objname")?;
+                (s.objtype, s.objname) = frame_object(e)?;
                 if e.attr("reftype").is_some() != e.attr("refname").is_some() {
                     return Err(e.error(
                         "Schema violation: attributes 'reftype', 'refname' must be specified \
@@ -252,13 +249,21 @@ pub fn read_sensors(section: &Element, out: &mut Vec<SensorSpec>) -> Result<()> 
             Target::InSite => {
                 s.reftype = obj::SITE;
                 s.refname = required("site")?;
-                s.objtype = e
-                    .keyword("objtype", FRAME_OBJECTS)?
-                    .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;
-                s.objname = required("objname")?;
+                (s.objtype, s.objname) = frame_object(e)?;
             }
         }
         out.push(s);
     }
     Ok(())
+}
+
+/// The required `objtype` and `objname` of a frame or insidesite sensor.
+fn frame_object(e: &Element) -> Result<(i32, String)> {
+    let objtype = e
+        .keyword("objtype", FRAME_OBJECTS)?
+        .ok_or_else(|| e.error("required attribute missing: 'objtype'"))?;
+    let objname = e
+        .string("objname")
+        .ok_or_else(|| e.error("required attribute missing: 'objname'"))?;
+    Ok((objtype, objname))
 }
