@@ -117,6 +117,8 @@ reference_cases!(
     actuator_dynamics_discrete,
     actuator_dynamics_implicitfast,
     actuator_dynamics_implicit,
+    actuator_damper_cylinder,
+    actuator_damper_cylinder_implicitfast,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,

@@ -1,7 +1,8 @@
 //! Readers for `<tendon><fixed>` and the actuator elements `<general>`, `<motor>`,
-//! `<position>` and `<velocity>` (with their default classes), as MuJoCo's XML reader maps
-//! them onto `mjsTendon` / `mjsActuator`. Other tendon and actuator kinds, and transmissions
-//! other than joints and tendons, are located "not supported" errors.
+//! `<position>`, `<velocity>`, `<intvelocity>`, `<damper>` and `<cylinder>` (with their default
+//! classes), as MuJoCo's XML reader maps them onto `mjsTendon` / `mjsActuator`. Other tendon and
+//! actuator kinds, and transmissions other than joints, tendons and sites, are located "not
+//! supported" errors.
 
 use super::xml::Element;
 use crate::error::{ErrorKind, Result};
@@ -109,28 +110,90 @@ pub fn read_tendon_joints(e: &Element, t: &mut TendonSpec) -> Result<()> {
     Ok(())
 }
 
-const ACT_COMMON: [&str; 18] = [
-    "class",
+/// Attributes of every actuator element, in a class default too (MuJoCo 3.15.0's schema).
+const ACT_BASE: [&str; 12] = [
     "group",
-    "ctrllimited",
     "forcelimited",
     "ctrlrange",
     "forcerange",
-    "lengthrange",
     "gear",
     "cranklength",
+    "user",
+    "nsample",
+    "interp",
+    "delay",
+    "damping",
+    "armature",
+];
+
+/// Attributes of an actuator element that a class default does not take.
+const ACT_ELEMENT: [&str; 10] = [
+    "name",
+    "class",
+    "lengthrange",
     "joint",
     "jointinparent",
     "tendon",
-    "cranksite",
     "site",
+    "slidersite",
+    "cranksite",
     "refsite",
-    "body",
-    "user",
-    "actdim",
 ];
 
-/// Reads one actuator element (or its default) into `a`, following the shortcut semantics of
+/// The attributes of each actuator kind beyond [`ACT_BASE`], as in MuJoCo 3.15.0's schema
+/// (a damper has no `ctrllimited`: it is always limited); `None` for a kind flexlab does not
+/// read.
+fn kind_attrs(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "general" => &[
+            "ctrllimited",
+            "actlimited",
+            "actrange",
+            "actdim",
+            "actearly",
+            "dyntype",
+            "gaintype",
+            "biastype",
+            "dynprm",
+            "gainprm",
+            "biasprm",
+            "input",
+        ],
+        "motor" => &["ctrllimited"],
+        "position" => &[
+            "ctrllimited",
+            "kp",
+            "kv",
+            "dampratio",
+            "timeconst",
+            "inheritrange",
+        ],
+        "velocity" => &["ctrllimited", "kv"],
+        "intvelocity" => &[
+            "ctrllimited",
+            "actlimited",
+            "actrange",
+            "kp",
+            "kv",
+            "dampratio",
+            "inheritrange",
+        ],
+        "damper" => &["kv"],
+        "cylinder" => &["ctrllimited", "timeconst", "area", "diameter", "bias"],
+        _ => return None,
+    })
+}
+
+/// The actuator elements of MuJoCo 3.15.0 that flexlab does not read.
+const OTHER_KINDS: [&str; 6] = [
+    "muscle",
+    "adhesion",
+    "pid",
+    "dcmotor",
+    "orientation",
+    "plugin",
+];
+
 /// The shortcuts' fixed gain and no dynamics, with bias type none (0) or affine (1).
 fn set_kinds(a: &mut ActuatorSpec, biastype: i32) {
     a.gaintype = 0;
@@ -148,37 +211,31 @@ fn optional_f64(e: &Element, name: &str) -> Result<Option<f64>> {
     Ok(Some(v))
 }
 
-/// `mjs_setToMotor`, `mjs_setToPosition` and `mjs_setToVelocity`.
+/// Reads one actuator element (or its class default) into `a`, which holds the class values:
+/// the common attributes, then the shortcut's own (`mjs_setToMotor`, `…Position`,
+/// `…IntVelocity`, `…Velocity`, `…Damper` and `…Cylinder`), whose unset parameters inherit
+/// from `a` as MuJoCo's reader does.
 pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Result<()> {
-    let mut allowed: Vec<&str> = ACT_COMMON.to_vec();
-    allowed.extend_from_slice(&[
-        "actlimited",
-        "actrange",
-        "actearly",
-        "nsample",
-        "interp",
-        "delay",
-        "damping",
-        "armature",
-    ]);
+    let Some(own) = kind_attrs(&e.name) else {
+        return Err(if OTHER_KINDS.contains(&e.name.as_str()) {
+            unsupported(e, &format!("<{}> actuators", e.name))
+        } else {
+            e.error("Schema violation: unrecognized element")
+        });
+    };
+    let mut allowed: Vec<&str> = ACT_BASE.to_vec();
+    allowed.extend_from_slice(own);
     if !in_default {
-        allowed.push("name");
-    }
-    match e.name.as_str() {
-        "general" => allowed.extend_from_slice(&[
-            "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
-        ]),
-        "motor" => {}
-        "position" | "intvelocity" => {
-            allowed.extend_from_slice(&["kp", "kv", "dampratio", "timeconst", "inheritrange"])
+        allowed.extend_from_slice(&ACT_ELEMENT);
+        if e.name == "general" {
+            allowed.push("body");
         }
-        "velocity" => allowed.push("kv"),
-        other => return Err(unsupported(e, &format!("<{other}> actuators"))),
     }
     e.check_attrs(&allowed)?;
     e.reject_unsupported(&[
         "jointinparent",
         "cranksite",
+        "slidersite",
         "refsite",
         "body",
         "actdim",
@@ -186,6 +243,7 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
         "interp",
         "delay",
         "inheritrange",
+        "input",
         // MuJoCo 3.15.0's actuator damping and armature (added to the joint's dof)
         "damping",
         "armature",
@@ -303,6 +361,39 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
             a.gainprm[0] = kv;
             a.biasprm[2] = -kv;
             set_kinds(a, 1);
+        }
+        "damper" => {
+            // a class's kv is inherited only from a damper-like (affine gain) class
+            let mut kv = if a.gaintype == 1 { -a.gainprm[2] } else { 0.0 };
+            e.read_f64("kv", &mut kv)?;
+            a.gainprm = [0.0; 10];
+            a.gainprm[2] = -kv;
+            a.ctrllimited = TriState::True;
+            a.gaintype = 1;
+            a.biastype = 0;
+            a.dyntype = 0;
+            if kv < 0.0 {
+                return Err(e.error("damping coefficient cannot be negative"));
+            }
+            if a.ctrlrange[0] < 0.0 || a.ctrlrange[1] < 0.0 {
+                return Err(e.error("damper control range cannot be negative"));
+            }
+        }
+        "cylinder" => {
+            e.read_f64("timeconst", &mut a.dynprm[0])?;
+            let mut bias = [a.biasprm[0], a.biasprm[1], a.biasprm[2]];
+            e.read_f64s("bias", 3, &mut bias)?;
+            a.biasprm[..3].copy_from_slice(&bias);
+            e.read_f64("area", &mut a.gainprm[0])?;
+            // a diameter (not inherited) overrides the area
+            if let Some(d) = optional_f64(e, "diameter")? {
+                if d >= 0.0 {
+                    a.gainprm[0] = std::f64::consts::PI / 4.0 * d * d;
+                }
+            }
+            a.dyntype = 2;
+            a.gaintype = 0;
+            a.biastype = 1;
         }
         _ => {}
     }

@@ -677,13 +677,14 @@ impl<'a> Reader<'a> {
                     super::actuation::read_tendon(c, &mut t, true)?;
                     self.classes[idx].tendon = t;
                 }
-                "general" | "motor" | "position" | "velocity" | "intvelocity" => {
+                "general" | "motor" | "position" | "velocity" | "intvelocity" | "damper"
+                | "cylinder" => {
                     let mut a = self.classes[idx].actuator.clone();
                     super::actuation::read_actuator(c, &mut a, true)?;
                     self.classes[idx].actuator = a;
                 }
-                "material" | "camera" | "light" | "pair" | "orientation" | "pid" | "damper"
-                | "cylinder" | "muscle" | "adhesion" | "dcmotor" => {}
+                "material" | "camera" | "light" | "pair" | "orientation" | "pid" | "muscle"
+                | "adhesion" | "dcmotor" => {}
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
