@@ -119,6 +119,8 @@ reference_cases!(
     actuator_dynamics_implicit,
     actuator_damper_cylinder,
     actuator_damper_cylinder_implicitfast,
+    actuator_damper_cylinder_discrete,
+    servo_contact_discrete,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,

@@ -12,17 +12,20 @@ fn engine(msg: &str) -> Error {
     Error::engine(msg)
 }
 
-/// Whether the discrete integrator's metric would need rank-one tendon or actuator terms.
+/// Whether the discrete integrator's metric would need rank-one terms flexlab does not build:
+/// tendon springs and dampers, and affine-gain or affine-bias actuators whose moment spans more
+/// than one dof (tendon, site, ball or free joint transmissions). An actuator on a hinge or
+/// slide joint is a per-dof term (`engine::metric::actuation`).
 fn discrete_rank_one_terms(m: &Model) -> bool {
     let tendon = (0..m.ntendon).any(|t| m.tendon_stiffness[t] != 0.0 || m.tendon_damping[t] != 0.0);
     let actuator = (0..m.nu).any(|i| {
         let g = &m.actuator_gainprm[10 * i..10 * i + 3];
         let b = &m.actuator_biasprm[10 * i..10 * i + 3];
-        // joint-transmission affine biases are in the metric (engine::metric)
-        (m.actuator_gaintype[i] == 1 && (g[1] != 0.0 || g[2] != 0.0))
-            || (m.actuator_biastype[i] == 1
-                && m.actuator_trntype[i] != 0
-                && (b[1] != 0.0 || b[2] != 0.0))
+        let terms = (m.actuator_gaintype[i] == 1 && (g[1] != 0.0 || g[2] != 0.0))
+            || (m.actuator_biastype[i] == 1 && (b[1] != 0.0 || b[2] != 0.0));
+        let one_dof =
+            m.actuator_trntype[i] == 0 && m.jnt_type[m.actuator_trnid[2 * i] as usize] >= 2;
+        terms && !one_dof
     });
     tendon || actuator
 }
@@ -97,7 +100,7 @@ fn check_options(m: &Model) -> Result<()> {
     let any_metric = any_stiff || any_contact;
     if o.integrator == Integrator::Discrete && discrete_rank_one_terms(m) {
         return Err(Error::unsupported(
-            "tendon springs/dampers, affine-gain actuators and position- or velocity-dependent actuators on tendons or sites under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
+            "tendon springs/dampers and position- or velocity-dependent actuators on tendons, sites, ball or free joints under integrator='discrete' (their effective-metric terms) are not supported by flexlab yet",
         ));
     }
     // MuJoCo 3.15.0 tests passive contact before elasticity (drape.xml has both and gets this one).

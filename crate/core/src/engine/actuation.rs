@@ -120,6 +120,16 @@ pub fn clamped_ctrl(m: &Model, d: &Data, i: usize) -> f64 {
     }
 }
 
+/// What actuator `i`'s gain multiplies this step, after [`fwd_actuation`]: its clamped
+/// control, or its activation (the next step's with `actearly`).
+pub fn input(m: &Model, d: &Data, i: usize) -> f64 {
+    match usize::try_from(m.actuator_actadr[i]) {
+        Err(_) => clamped_ctrl(m, d, i),
+        Ok(adr) if m.actuator_actearly[i] != 0 => next_activation(m, d, i, adr, d.a.act_dot[adr]),
+        Ok(adr) => d.a.act[adr],
+    }
+}
+
 /// `mjtDyn` values.
 pub mod dyn_type {
     pub const NONE: i32 = 0;

@@ -1060,6 +1060,15 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     make_impedance(m, d);
 }
 
+/// Recomputes every row's `efc_diagA` and impedance once the actuators' metric terms have
+/// joined `efm_diag` (MuJoCo 3.15.0 scales the rows by the whole backbone diagonal, actuators
+/// included, and skips a force-clamped actuator: both known only after the actuation stage).
+pub fn rescale_rows(m: &Model, d: &mut Data, s: &Scratch) {
+    diag_approx(m, d, &s.rows);
+    metric_diag_scale(m, d, &s.metric.efm_diag);
+    make_impedance(m, d);
+}
+
 /// Under discrete, each row's approximate inverse inertia shrinks as the metric's per-dof
 /// diagonal `e = h·D + h²·K` adds to M: by `Σ J²/(M_jj + e_j) / Σ J²/M_jj` over the row's
 /// Jacobian (MuJoCo 3.15.0, fitted exactly to `efc_diagA` with joint damping and springs; the

@@ -112,6 +112,7 @@ pub fn forward_stages(m: &Model, d: &mut Data, s: &mut Scratch, sensors: bool) {
         sensor::sensor_vel(m, d);
     }
     actuation::fwd_actuation(m, d);
+    metric::actuation(m, d, s);
     fwd_acceleration(m, d, s);
     fwd_constraint(m, d, s);
     if sensors {

@@ -38,10 +38,8 @@ pub struct MetricState {
     pub efm_ck: Vec<f64>,
     /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
     pub efm_c: Vec<f64>,
-    /// PSD stiffness and damping per dof of the joint-transmission actuators,
-    /// `max(0, −bias1)·gear²` and `max(0, −bias2)·gear²` (model constants, summed per dof).
-    act_k: Vec<f64>,
-    act_b: Vec<f64>,
+    /// Some actuator may add a metric term (an affine gain or bias, actuation enabled).
+    any_actuator: bool,
     /// Flexes whose standard stiffness enters the metric.
     pub flex_on: Vec<bool>,
     /// `h² + h·flex_damping` per flex (0 parts when springs or dampers are disabled).
@@ -130,8 +128,8 @@ impl MetricState {
             efm_diag: crate::data::zeros::<f64>(nv),
             efm_ck: crate::data::zeros::<f64>(nv),
             efm_c: crate::data::zeros::<f64>(nv),
-            act_k: joint_actuator_terms(m, |k, _| k),
-            act_b: joint_actuator_terms(m, |_, b| b),
+            any_actuator: !m.opt.disabled(disable::ACTUATION)
+                && (0..m.nu).any(|i| m.actuator_gaintype[i] == 1 || m.actuator_biastype[i] == 1),
             flex_on: crate::data::zeros(m.nflex),
             flex_scale: crate::data::zeros::<f64>(m.nflex),
             blocks: crate::data::zeros::<f64>(9 * nslot),
@@ -161,55 +159,52 @@ impl MetricState {
     }
 }
 
-/// Joint-spring stiffness per dof, `h·max(0, k)` (`effDiagStiff`); returns whether any is set.
-fn diag_stiff(m: &Model, d: &Data, act_k: &[f64], ck: &mut [f64]) -> bool {
+/// Joint-spring stiffness per dof, `h·max(0, k)` (`effDiagStiff`).
+fn diag_stiff(m: &Model, ck: &mut [f64]) {
     ck.fill(0.0);
     if m.opt.disabled(disable::SPRING) {
-        return false;
+        return;
     }
     let h = m.opt.timestep;
-    let mut any = false;
     for j in 0..m.njnt {
         let k = m.jnt_stiffness[j];
         if k == 0.0 {
             continue;
         }
-        let k = k.max(0.0);
         let dadr = m.jnt_dofadr[j] as usize;
         let n = match m.jnt_type[j] {
             0 => 6,
             1 => 3,
             _ => 1,
         };
-        ck[dadr..dadr + n].fill(h * k);
-        any = any || k > 0.0;
+        ck[dadr..dadr + n].fill(h * k.max(0.0));
     }
-    let _ = d;
-    // position-dependent actuators on a joint
-    if !m.opt.disabled(disable::ACTUATION) {
-        for (c, &k) in ck.iter_mut().zip(act_k) {
-            *c += h * k;
-            any = any || k > 0.0;
-        }
-    }
-    any
 }
 
-/// A per-dof sum over the affine actuators on hinge and slide joints of `pick(stiffness,
-/// damping)`, with stiffness `max(0, −bias1)·gear²` and damping `max(0, −bias2)·gear²` (only
-/// their PSD parts enter the metric).
-fn joint_actuator_terms(m: &Model, pick: impl Fn(f64, f64) -> f64) -> Vec<f64> {
-    let mut out = crate::data::zeros::<f64>(m.nv);
-    for i in 0..m.nu {
-        if m.actuator_trntype[i] != 0 || m.actuator_biastype[i] != 1 {
-            continue;
+/// The PSD stiffness and damping `(g_p, g_v)` of actuator `i` this step (N/m and N·s/m, or
+/// per radian): `max(0, −∂f/∂length)` and `max(0, −∂f/∂velocity)`, the gain's part (times the
+/// actuator's input) and the bias's part each clamped apart, as MuJoCo 3.15.0 does; `(0, 0)`
+/// while `forcerange` clamps the force (`mjd_actuatorDerivSkip`).
+fn actuator_gains(m: &Model, d: &Data, i: usize) -> (f64, f64) {
+    if m.actuator_forcelimited[i] != 0 {
+        let f = d.a.actuator_force[i];
+        if f <= m.actuator_forcerange[2 * i] || f >= m.actuator_forcerange[2 * i + 1] {
+            return (0.0, 0.0);
         }
-        let j = m.actuator_trnid[2 * i] as usize;
-        let g2 = m.actuator_gear[6 * i] * m.actuator_gear[6 * i];
-        let b = &m.actuator_biasprm[10 * i..10 * i + 3];
-        out[m.jnt_dofadr[j] as usize] += pick((-b[1]).max(0.0) * g2, (-b[2]).max(0.0) * g2);
     }
-    out
+    let (mut gp, mut gv) = (0.0, 0.0);
+    if m.actuator_gaintype[i] == 1 {
+        let g = &m.actuator_gainprm[10 * i..10 * i + 3];
+        let input = super::actuation::input(m, d, i);
+        gp += (-g[1] * input).max(0.0);
+        gv += (-g[2] * input).max(0.0);
+    }
+    if m.actuator_biastype[i] == 1 {
+        let b = &m.actuator_biasprm[10 * i..10 * i + 3];
+        gp += (-b[1]).max(0.0);
+        gv += (-b[2]).max(0.0);
+    }
+    (gp, gv)
 }
 
 /// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
@@ -627,7 +622,47 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         for i in 0..m.nv {
             c[i] -= ms.efm_ck[i] * d.a.qvel[i];
         }
-        // the backbone qH = M + diag(efm_diag), factored in M's sparsity
+    }
+    ms.efm_c = c;
+}
+
+/// Actuation stage (`mj_effActuation`), after the actuator forces: each actuator's term
+/// `(h²·g_p + h·g_v)·mᵀm` (see [`actuator_gains`]) and its shift `−h·g_p·velocity·mᵀ`. On a
+/// hinge or slide joint (the only transmission the compiler lets carry them under discrete)
+/// the moment `m` is the gear on one dof, so both are per-dof terms of `efm_diag` and `efm_c`.
+/// The constraint rows are then rescaled by the new diagonal, and the backbone
+/// `qH = M + diag(efm_diag)` factored in M's sparsity.
+pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
+    let ms = &mut s.metric;
+    if !ms.active {
+        return;
+    }
+    let mut added = false;
+    if ms.any_actuator {
+        let h = m.opt.timestep;
+        for i in 0..m.nu {
+            if m.actuator_trntype[i] != 0 {
+                continue;
+            }
+            let (gp, gv) = actuator_gains(m, d, i);
+            if gp == 0.0 && gv == 0.0 {
+                continue;
+            }
+            let dof = m.jnt_dofadr[m.actuator_trnid[2 * i] as usize] as usize;
+            let gear = m.actuator_gear[6 * i];
+            ms.efm_diag[dof] += (h * h * gp + h * gv) * gear * gear;
+            ms.efm_c[dof] -= h * gp * d.a.actuator_velocity[i] * gear;
+            added = true;
+        }
+    }
+    if added {
+        ms.has_diag = true;
+        if d.nefc > 0 {
+            super::constraint::rescale_rows(m, d, s);
+        }
+    }
+    let ms = &mut s.metric;
+    if ms.has_diag {
         d.a.qH.copy_from_slice(&d.a.M);
         for i in 0..m.nv {
             let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
@@ -636,28 +671,25 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
         let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
         factor_i(m, qh, qhd);
     }
-    ms.efm_c = c;
 }
 
-/// `efm_diag = h·(D + b_act) + h·efm_ck` per dof: joint damping, the PSD damping of joint
-/// actuators and the joint springs' `h·k` (clamped PSD; dampers/actuation flags respected).
+/// `efm_diag = h·D + h·efm_ck` per dof: joint damping and the joint springs' `h·k` (clamped
+/// PSD; the dampers flag respected). The actuators' terms join it in [`actuation`].
 fn fill_diag(m: &Model, ms: &mut MetricState) {
     let h = m.opt.timestep;
     let damper = !m.opt.disabled(disable::DAMPER);
-    let acting = !m.opt.disabled(disable::ACTUATION);
     for i in 0..m.nv {
         let damp = if damper {
             m.dof_damping[i].max(0.0)
         } else {
             0.0
         };
-        let act = if acting { ms.act_b[i] } else { 0.0 };
-        ms.efm_diag[i] = h * (damp + act) + h * ms.efm_ck[i];
+        ms.efm_diag[i] = h * damp + h * ms.efm_ck[i];
     }
 }
 
 /// Start of the position stage: whether the metric is in use this step (`efm_active`) and,
-/// if so, its per-dof diagonal `efm_ck` and `efm_diag` (`h·D + h²·K`, model constants only),
+/// if so, its per-dof diagonal `efm_ck` and `efm_diag` (`h·D + h²·K` of the joints),
 /// once per step, before the constraint rows (which scale by it), `build` and `shift` use it.
 pub fn prepare_diag(m: &Model, d: &Data, ms: &mut MetricState) {
     ms.active = m.opt.integrator == Integrator::Discrete;
@@ -665,7 +697,8 @@ pub fn prepare_diag(m: &Model, d: &Data, ms: &mut MetricState) {
     if !ms.active {
         return;
     }
-    diag_stiff(m, d, &ms.act_k, &mut ms.efm_ck);
+    let _ = d;
+    diag_stiff(m, &mut ms.efm_ck);
     fill_diag(m, ms);
     ms.has_diag = ms.efm_diag.iter().any(|&e| e != 0.0);
 }
