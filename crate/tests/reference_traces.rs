@@ -121,6 +121,8 @@ reference_cases!(
     actuator_damper_cylinder_implicitfast,
     actuator_damper_cylinder_discrete,
     servo_contact_discrete,
+    actuator_input_implicitfast,
+    actuator_affine_discrete,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,

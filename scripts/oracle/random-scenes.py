@@ -13,6 +13,10 @@ seed, so `flexlab trace` and ../shared/oracle/trace.py reproduce it; every findi
 a reference case (references.txt) or a located "not supported" error, as for the sweeps.
 
   .venv/bin/python scripts/oracle/random-scenes.py [--count 50] [--seed 1] [--steps 200]
+      [--actuated]
+
+--actuated adds an arm on a hinge or slide joint, driven by a random actuator with a keyframe
+control, to every scene (drawn apart, so a seed's flexes and obstacles stay as they were).
 
 Deterministic per seed: scene N of a run is scene `seed + N`, whatever --count is.
 Needs target/release/flexlab (cargo build --release; or FLEXLAB_BIN=path) and the venv of
@@ -196,7 +200,47 @@ class Scene:
             + "</flexcomp>"
         )
 
-    def xml(self):
+    def actuated(self, r):
+        """An arm on a hinge or slide joint driven by one random actuator, and the keyframe
+        that sets its control; drawn from `r`, its own generator, so that a seed's flexes and
+        obstacles stay the scene they were without --actuated."""
+        joint = r.choice(["hinge", "slide"])
+        axis = r.choice(["0 1 0", "1 0 0"] if joint == "hinge" else ["0 0 1", "1 0 0"])
+        pos = vec(r.uniform(-0.15, 0.15), r.uniform(-0.15, 0.15), r.uniform(0.15, 0.35))
+        damping = r.choice([0, 0.01, 0.1])
+        body = (
+            f'<body name="arm" pos="{pos}"><joint name="drive" type="{joint}" axis="{axis}"'
+            f' damping="{num(damping)}"/><geom type="capsule" size=".02"'
+            f' fromto="0 0 0 {num(r.uniform(0.1, 0.25))} 0 0" mass="{num(r.choice([0.1, 0.3, 1.0]))}"/></body>'
+        )
+        kind = r.choice(["position", "position", "velocity", "damper", "cylinder", "general", "motor"])
+        self.label.append(f"act={kind}")
+        attrs = f' gear="{num(r.choice([1, 2, -1]))}"'
+        lo, hi = -1.0, 1.0
+        if kind == "position":
+            attrs += f' kp="{num(r.uniform(0.5, 10))}" kv="{num(r.choice([0, 0.05, 0.5]))}"'
+            attrs += self.maybe(0.3, lambda: f' timeconst="{num(r.choice([0.01, 0.1]))}"')
+        elif kind == "velocity":
+            attrs += f' kv="{num(r.uniform(0.05, 1))}"'
+        elif kind == "damper":
+            attrs += f' kv="{num(r.uniform(0.05, 2))}"'
+            lo = 0.0
+        elif kind == "cylinder":
+            attrs += f' timeconst="{num(r.choice([0.02, 0.2]))}" area="{num(r.uniform(0.1, 2))}"'
+            attrs += f' bias="{vec(r.uniform(-0.2, 0.2), -r.uniform(0, 3), -r.uniform(0, 0.3))}"'
+        elif kind == "general":
+            attrs += f' gaintype="affine" gainprm="{vec(r.uniform(0, 2), r.uniform(-3, 1), r.uniform(-1, 0.5))}"'
+            attrs += f' biastype="affine" biasprm="{vec(0, r.uniform(-3, 0.5), r.uniform(-0.5, 0.2))}"'
+            attrs += self.maybe(0.4, lambda: f' dyntype="{r.choice(["filter", "integrator"])}" dynprm=".05"')
+        if r.random() < 0.3:
+            f = r.choice([0.05, 0.5])
+            attrs += f' forcelimited="true" forcerange="{vec(-f, f)}"'
+            self.label.append("forcelimited")
+        ctrl = r.uniform(lo - 0.3, hi + 0.3)
+        act = f'<{kind} joint="drive" ctrlrange="{vec(lo, hi)}"{attrs}/>'
+        return body, act, f'<keyframe><key ctrl="{num(ctrl)}"/></keyframe>'
+
+    def xml(self, actuated_rng=None):
         r = self.r
         world = []
         if r.random() < 0.8:
@@ -207,12 +251,20 @@ class Scene:
         world.append(self.flexcomp(0, 0.45, condims))
         if r.random() < 0.25:
             world.append(self.flexcomp(1, 0.75, condims))
+        option = self.option()
+        tail = ""
+        if actuated_rng is not None:
+            body, act, key = self.actuated(actuated_rng)
+            world.append(body)
+            tail = f"<actuator>{act}</actuator>{key}"
         text = (
             '<mujoco model="random">'
-            + self.option()
+            + option
             + "<worldbody>"
             + "".join(world)
-            + "</worldbody></mujoco>"
+            + "</worldbody>"
+            + tail
+            + "</mujoco>"
         )
         if self.passive:
             # MuJoCo 3.15.0 crashes when a passive flex contact has condim above 3 (flexlab warns)
@@ -227,13 +279,18 @@ def main():
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--oracle", default=sweep.ORACLE)
     ap.add_argument("--keep", default=os.path.join(sweep.ROOT, "target", "random-scenes"))
+    ap.add_argument(
+        "--actuated",
+        action="store_true",
+        help="add an actuated arm (servo, damper, cylinder, affine general or motor) to each scene",
+    )
     a = ap.parse_args()
     assert mujoco.__version__ == "3.15.0", mujoco.__version__
     findings = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(a.seed, a.seed + a.count):
             scene = Scene(random.Random(seed))
-            text = scene.xml()
+            text = scene.xml(random.Random(seed + 10**7) if a.actuated else None)
             path = os.path.join(tmp, f"scene{seed}.xml")
             with open(path, "w") as f:
                 f.write(text)

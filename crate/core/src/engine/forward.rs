@@ -20,7 +20,7 @@ pub fn fwd_position(m: &Model, d: &mut Data, s: &mut Scratch) {
     tendon::tendon(m, d);
     inertia::make_m(m, d);
     inertia::factor_m(m, d);
-    metric::prepare_diag(m, d, &mut s.metric);
+    metric::prepare_diag(m, &mut s.metric);
     collision::collision(m, d, s);
     constraint::make_constraint(m, d, s);
     actuation::transmission(m, d);

@@ -182,9 +182,9 @@ fn diag_stiff(m: &Model, ck: &mut [f64]) {
 }
 
 /// The PSD stiffness and damping `(g_p, g_v)` of actuator `i` this step (N/m and N·s/m, or
-/// per radian): `max(0, −∂f/∂length)` and `max(0, −∂f/∂velocity)`, the gain's part (times the
-/// actuator's input) and the bias's part each clamped apart, as MuJoCo 3.15.0 does; `(0, 0)`
-/// while `forcerange` clamps the force (`mjd_actuatorDerivSkip`).
+/// per radian): `max(0, −∂f/∂length)` and `max(0, −∂f/∂velocity)` of its force, the affine
+/// gain's terms times the actuator's input plus the affine bias's; `(0, 0)` while `forcerange`
+/// clamps the force (`mjd_actuatorDerivSkip`).
 fn actuator_gains(m: &Model, d: &Data, i: usize) -> (f64, f64) {
     if m.actuator_forcelimited[i] != 0 {
         let f = d.a.actuator_force[i];
@@ -192,19 +192,19 @@ fn actuator_gains(m: &Model, d: &Data, i: usize) -> (f64, f64) {
             return (0.0, 0.0);
         }
     }
-    let (mut gp, mut gv) = (0.0, 0.0);
+    let (mut dlen, mut dvel) = (0.0, 0.0);
     if m.actuator_gaintype[i] == 1 {
         let g = &m.actuator_gainprm[10 * i..10 * i + 3];
         let input = super::actuation::input(m, d, i);
-        gp += (-g[1] * input).max(0.0);
-        gv += (-g[2] * input).max(0.0);
+        dlen += g[1] * input;
+        dvel += g[2] * input;
     }
     if m.actuator_biastype[i] == 1 {
         let b = &m.actuator_biasprm[10 * i..10 * i + 3];
-        gp += (-b[1]).max(0.0);
-        gv += (-b[2]).max(0.0);
+        dlen += b[1];
+        dvel += b[2];
     }
-    (gp, gv)
+    ((-dlen).max(0.0), (-dvel).max(0.0))
 }
 
 /// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
@@ -691,13 +691,12 @@ fn fill_diag(m: &Model, ms: &mut MetricState) {
 /// Start of the position stage: whether the metric is in use this step (`efm_active`) and,
 /// if so, its per-dof diagonal `efm_ck` and `efm_diag` (`h·D + h²·K` of the joints),
 /// once per step, before the constraint rows (which scale by it), `build` and `shift` use it.
-pub fn prepare_diag(m: &Model, d: &Data, ms: &mut MetricState) {
+pub fn prepare_diag(m: &Model, ms: &mut MetricState) {
     ms.active = m.opt.integrator == Integrator::Discrete;
     ms.has_diag = false;
     if !ms.active {
         return;
     }
-    let _ = d;
     diag_stiff(m, &mut ms.efm_ck);
     fill_diag(m, ms);
     ms.has_diag = ms.efm_diag.iter().any(|&e| e != 0.0);
