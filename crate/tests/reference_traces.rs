@@ -123,6 +123,7 @@ reference_cases!(
     servo_contact_discrete,
     actuator_input_implicitfast,
     actuator_affine_discrete,
+    implicitfast_indefinite,
     iterations_negative,
     cable1d_edge,
     cloth_pinned_constraint,

@@ -106,7 +106,7 @@ fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     }
     d.a.qH = qh;
     let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
-    factor_i(m, qh, qhd);
+    factor_i(m, qh, qhd).warn(d);
 }
 
 /// Calls `add(row, col, value)` with the entries of `−qDeriv` that [`fast_matrix`] and

@@ -2,7 +2,7 @@
 //! (`M`), its in-place sparse L'DL factorisation (`qLD`) and back-substitution.
 
 use super::solver::dot_sparse_avx;
-use crate::data::Data;
+use crate::data::{Data, Warning};
 use crate::math::{dot, mul_inert_vec};
 use crate::model::Model;
 
@@ -40,12 +40,37 @@ pub fn make_m(m: &Model, d: &mut Data) {
     }
 }
 
+/// Pivots that [`factor_i`] raised to `MINVAL`: how many, and the last (lowest) dof.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SmallPivots {
+    pub count: u32,
+    pub last_dof: usize,
+}
+
+impl SmallPivots {
+    /// One `mjWARN_INERTIA` per raised pivot, as `mj_factorI` gives them.
+    pub fn warn(self, d: &mut Data) {
+        for _ in 0..self.count {
+            d.warn(Warning::Inertia, self.last_dof as i32);
+        }
+    }
+}
+
 /// In-place sparse L'DL factorisation of an inertia-like matrix in M's layout (`mj_factorI`).
-pub fn factor_i(m: &Model, mat: &mut [f64], diaginv: &mut [f64]) {
+/// A pivot below `MINVAL` is raised to it, as MuJoCo 3.15.0 does (an implicitfast step whose
+/// `M − h·∂f/∂v` is indefinite then gives MuJoCo's huge acceleration and its warning, not a
+/// finite answer MuJoCo never gives).
+pub fn factor_i(m: &Model, mat: &mut [f64], diaginv: &mut [f64]) -> SmallPivots {
+    let mut small = SmallPivots::default();
     for k in (0..m.nv).rev() {
         let start = m.M_rowadr[k] as usize;
         let diag = m.M_rownnz[k] as usize - 1;
         let end = start + diag;
+        if mat[end] < crate::math::MINVAL {
+            mat[end] = crate::math::MINVAL;
+            small.count += 1;
+            small.last_dof = k;
+        }
         let inv_d = 1.0 / mat[end];
         diaginv[k] = inv_d;
         for adr in (start..end).rev() {
@@ -61,13 +86,14 @@ pub fn factor_i(m: &Model, mat: &mut [f64], diaginv: &mut [f64]) {
             mat[start + t] *= inv_d;
         }
     }
+    small
 }
 
 /// Factorises `M` into `qLD` (`mj_factorM`).
 pub fn factor_m(m: &Model, d: &mut Data) {
     let a = &mut d.a;
     a.qLD.copy_from_slice(&a.M);
-    factor_i(m, &mut a.qLD, &mut a.qLDiagInv);
+    factor_i(m, &mut a.qLD, &mut a.qLDiagInv).warn(d);
 }
 
 /// Whether the dofs `dofs` are one run of simple dofs (rows of `M` holding only their diagonal).

@@ -81,7 +81,7 @@ pub fn euler(m: &Model, d: &mut Data, s: &mut Scratch) {
             d.a.qH[adr] += m.opt.timestep * m.dof_damping[i];
         }
         let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
-        super::inertia::factor_i(m, qh, qhd);
+        super::inertia::factor_i(m, qh, qhd).warn(d);
         for i in 0..m.nv {
             qacc[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
         }

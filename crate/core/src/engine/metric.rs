@@ -669,7 +669,7 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
             d.a.qH[adr] += ms.efm_diag[i];
         }
         let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
-        factor_i(m, qh, qhd);
+        factor_i(m, qh, qhd).warn(d);
     }
 }
 
