@@ -38,7 +38,7 @@ pub struct MetricState {
     pub efm_ck: Vec<f64>,
     /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
     pub efm_c: Vec<f64>,
-    /// Some actuator may add a metric term (an affine gain or bias, actuation enabled).
+    /// Some actuator may add a metric term (an affine gain or bias).
     any_actuator: bool,
     /// Flexes whose standard stiffness enters the metric.
     pub flex_on: Vec<bool>,
@@ -128,8 +128,8 @@ impl MetricState {
             efm_diag: crate::data::zeros::<f64>(nv),
             efm_ck: crate::data::zeros::<f64>(nv),
             efm_c: crate::data::zeros::<f64>(nv),
-            any_actuator: !m.opt.disabled(disable::ACTUATION)
-                && (0..m.nu).any(|i| m.actuator_gaintype[i] == 1 || m.actuator_biastype[i] == 1),
+            any_actuator: (0..m.nu)
+                .any(|i| m.actuator_gaintype[i] == 1 || m.actuator_biastype[i] == 1),
             flex_on: crate::data::zeros(m.nflex),
             flex_scale: crate::data::zeros::<f64>(m.nflex),
             blocks: crate::data::zeros::<f64>(9 * nslot),
@@ -638,7 +638,8 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
         return;
     }
     let mut added = false;
-    if ms.any_actuator {
+    // read each step, as MuJoCo does: options may change after compiling
+    if ms.any_actuator && !m.opt.disabled(disable::ACTUATION) {
         let h = m.opt.timestep;
         for i in 0..m.nu {
             if m.actuator_trntype[i] != 0 {
