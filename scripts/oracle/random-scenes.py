@@ -202,8 +202,11 @@ class Scene:
 
     def actuated(self, r):
         """An arm on a hinge or slide joint driven by one random actuator, and the keyframe
-        that sets its control; drawn from `r`, its own generator, so that a seed's flexes and
-        obstacles stay the scene they were without --actuated."""
+        that sets its control. Its values come from `r`, its own generator; the yes/no draws
+        of `maybe` (a servo's time constant, a general actuator's dynamics) come from the
+        scene's, after all of the scene's
+        own draws. Either way a seed's flexes and obstacles stay the scene they were without
+        --actuated (and the seeds named in the README keep naming the same actuated scenes)."""
         joint = r.choice(["hinge", "slide"])
         axis = r.choice(["0 1 0", "1 0 0"] if joint == "hinge" else ["0 0 1", "1 0 0"])
         pos = vec(r.uniform(-0.15, 0.15), r.uniform(-0.15, 0.15), r.uniform(0.15, 0.35))

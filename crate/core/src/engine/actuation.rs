@@ -120,8 +120,9 @@ pub fn clamped_ctrl(m: &Model, d: &Data, i: usize) -> f64 {
     }
 }
 
-/// What actuator `i`'s gain multiplies this step, after [`fwd_actuation`]: its clamped
-/// control, or its activation (the next step's with `actearly`).
+/// What actuator `i`'s gain multiplies this step, once its `act_dot` is set (by
+/// [`fwd_actuation`]): its clamped control, or its activation (the next step's with
+/// `actearly`).
 pub fn input(m: &Model, d: &Data, i: usize) -> f64 {
     match usize::try_from(m.actuator_actadr[i]) {
         Err(_) => clamped_ctrl(m, d, i),
@@ -176,23 +177,14 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
         return;
     }
     for i in 0..m.nu {
-        let ctrl = clamped_ctrl(m, d, i);
-        // a stateful actuator's input is its activation (the next step's with actearly)
-        let input = match usize::try_from(m.actuator_actadr[i]) {
-            Err(_) => ctrl,
-            Ok(adr) => {
-                let act = d.a.act[adr];
-                d.a.act_dot[adr] = match m.actuator_dyntype[i] {
-                    dyn_type::INTEGRATOR => ctrl,
-                    _ => (ctrl - act) / m.actuator_dynprm[10 * i].max(crate::math::MINVAL),
-                };
-                if m.actuator_actearly[i] != 0 {
-                    next_activation(m, d, i, adr, d.a.act_dot[adr])
-                } else {
-                    act
-                }
-            }
-        };
+        if let Ok(adr) = usize::try_from(m.actuator_actadr[i]) {
+            let ctrl = clamped_ctrl(m, d, i);
+            d.a.act_dot[adr] = match m.actuator_dyntype[i] {
+                dyn_type::INTEGRATOR => ctrl,
+                _ => (ctrl - d.a.act[adr]) / m.actuator_dynprm[10 * i].max(crate::math::MINVAL),
+            };
+        }
+        let input = input(m, d, i);
         let a = &mut d.a;
         let (len, vel) = (a.actuator_length[i], a.actuator_velocity[i]);
         let g = &m.actuator_gainprm[10 * i..10 * i + 3];
@@ -221,30 +213,40 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
     }
 }
 
-/// `d qfrc_actuator / d qvel` of actuator `i` as a scalar `s` with the derivative
-/// `s·momentᵀ·moment`; zero when the force is clamped by `forcerange` (`mjd_actuator_vel`).
-pub fn velocity_derivative(m: &Model, d: &Data, i: usize) -> f64 {
+/// `∂force/∂length` and `∂force/∂velocity` of actuator `i`: the affine gain's terms times its
+/// [`input`], plus the affine bias's; zeros when actuation is disabled or `forcerange` clamps
+/// the force (`mjd_actuatorDerivSkip`). The implicit integrators read the velocity part
+/// ([`velocity_derivative`]), the discrete metric both.
+pub fn force_derivatives(m: &Model, d: &Data, i: usize) -> (f64, f64) {
     if m.opt.disabled(disable::ACTUATION) {
-        return 0.0;
+        return (0.0, 0.0);
     }
     if m.actuator_forcelimited[i] != 0 {
         let f = d.a.actuator_force[i];
         if f <= m.actuator_forcerange[2 * i] || f >= m.actuator_forcerange[2 * i + 1] {
-            return 0.0;
+            return (0.0, 0.0);
         }
     }
-    let bias_vel = if m.actuator_biastype[i] == 1 {
-        m.actuator_biasprm[10 * i + 2]
-    } else {
-        0.0
-    };
-    let gain_vel = if m.actuator_gaintype[i] == 1 {
-        m.actuator_gainprm[10 * i + 2]
-    } else {
-        0.0
-    };
-    // what the force's gain multiplied: the raw control put a damper driven past its range
-    // 1e-4 m off MuJoCo 3.15.0 within 0.8 s under implicitfast, the current activation an
-    // actearly filter 3e-5 m
-    bias_vel + gain_vel * input(m, d, i)
+    let (mut dlen, mut dvel) = (0.0, 0.0);
+    if m.actuator_biastype[i] == 1 {
+        (dlen, dvel) = (
+            m.actuator_biasprm[10 * i + 1],
+            m.actuator_biasprm[10 * i + 2],
+        );
+    }
+    if m.actuator_gaintype[i] == 1 {
+        // what the force's gain multiplied: the raw control put a damper driven past its
+        // range 1e-4 m off MuJoCo 3.15.0 within 0.8 s under implicitfast, the current
+        // activation an actearly filter 3e-5 m
+        let input = input(m, d, i);
+        dlen += m.actuator_gainprm[10 * i + 1] * input;
+        dvel += m.actuator_gainprm[10 * i + 2] * input;
+    }
+    (dlen, dvel)
+}
+
+/// `d qfrc_actuator / d qvel` of actuator `i` as a scalar `s` with the derivative
+/// `s·momentᵀ·moment` (`mjd_actuator_vel`).
+pub fn velocity_derivative(m: &Model, d: &Data, i: usize) -> f64 {
+    force_derivatives(m, d, i).1
 }

@@ -181,32 +181,6 @@ fn diag_stiff(m: &Model, ck: &mut [f64]) {
     }
 }
 
-/// The PSD stiffness and damping `(g_p, g_v)` of actuator `i` this step (N/m and N·s/m, or
-/// per radian): `max(0, −∂f/∂length)` and `max(0, −∂f/∂velocity)` of its force, the affine
-/// gain's terms times the actuator's input plus the affine bias's; `(0, 0)` while `forcerange`
-/// clamps the force (`mjd_actuatorDerivSkip`).
-fn actuator_gains(m: &Model, d: &Data, i: usize) -> (f64, f64) {
-    if m.actuator_forcelimited[i] != 0 {
-        let f = d.a.actuator_force[i];
-        if f <= m.actuator_forcerange[2 * i] || f >= m.actuator_forcerange[2 * i + 1] {
-            return (0.0, 0.0);
-        }
-    }
-    let (mut dlen, mut dvel) = (0.0, 0.0);
-    if m.actuator_gaintype[i] == 1 {
-        let g = &m.actuator_gainprm[10 * i..10 * i + 3];
-        let input = super::actuation::input(m, d, i);
-        dlen += g[1] * input;
-        dvel += g[2] * input;
-    }
-    if m.actuator_biastype[i] == 1 {
-        let b = &m.actuator_biasprm[10 * i..10 * i + 3];
-        dlen += b[1];
-        dvel += b[2];
-    }
-    ((-dlen).max(0.0), (-dvel).max(0.0))
-}
-
 /// Position stage (`mj_effBuild`): decides what the metric holds this step and factors the
 /// block preconditioner.
 pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
@@ -627,7 +601,8 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
 }
 
 /// Actuation stage (`mj_effActuation`), after the actuator forces: each actuator's term
-/// `(h²·g_p + h·g_v)·mᵀm` (see [`actuator_gains`]) and its shift `−h·g_p·velocity·mᵀ`. On a
+/// `(h²·g_p + h·g_v)·mᵀm`, `g_p = max(0, −∂f/∂length)` and `g_v = max(0, −∂f/∂velocity)`
+/// (none while `forcerange` clamps the force), and its shift `−h·g_p·velocity·mᵀ`. On a
 /// hinge or slide joint (the only transmission the compiler lets carry them under discrete)
 /// the moment `m` is the gear on one dof, so both are per-dof terms of `efm_diag` and `efm_c`.
 /// The constraint rows are then rescaled by the new diagonal, and the backbone
@@ -645,7 +620,10 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
             if m.actuator_trntype[i] != 0 {
                 continue;
             }
-            let (gp, gv) = actuator_gains(m, d, i);
+            // the PSD parts of the force's stiffness and damping, of the whole force (gain and
+            // bias together) as MuJoCo 3.15.0 clamps them
+            let (dlen, dvel) = super::actuation::force_derivatives(m, d, i);
+            let (gp, gv) = ((-dlen).max(0.0), (-dvel).max(0.0));
             if gp == 0.0 && gv == 0.0 {
                 continue;
             }
