@@ -96,6 +96,16 @@ fn metric(out: &mut [f64], basis: &[[f64; 9]], mu: f64, la: f64) {
     }
 }
 
+/// The Lamé parameters times `|size|/4·thickness`, in MuJoCo's rounding (each parameter
+/// times the size, then divided by 4, then times the thickness, left to right).
+fn lame_scaled(e: f64, nu: f64, size: f64, thickness: f64) -> (f64, f64) {
+    let (mu, la) = lame(e, nu);
+    (
+        mu * size.abs() / 4.0 * thickness,
+        la * size.abs() / 4.0 * thickness,
+    )
+}
+
 fn lame(e: f64, nu: f64) -> (f64, f64) {
     (
         e / (2.0 * (1.0 + nu)),
@@ -113,20 +123,18 @@ pub fn stvk_triangle(
     thickness: f64,
 ) {
     let area = tri_area(x, v);
-    let (mu, la) = lame(young, poisson);
-    let scale = area.abs() / 4.0 * thickness;
+    let (mu, la) = lame_scaled(young, poisson, area, thickness);
     let basis: Vec<[f64; 9]> = (0..3).map(|e| basis_2d(x, v, e, area)).collect();
-    metric(out, &basis, mu * scale, la * scale);
+    metric(out, &basis, mu, la);
 }
 
 /// StVK coefficients of one tetrahedron (MuJoCo's default compile thickness of 4 makes the
 /// scale μ|V|, λ|V|).
 pub fn stvk_tet(out: &mut [f64], x: &[f64], v: &[i32], young: f64, poisson: f64) {
     let vol = tet_volume(x, v);
-    let (mu, la) = lame(young, poisson);
-    let scale = vol.abs() / 4.0 * 4.0;
+    let (mu, la) = lame_scaled(young, poisson, vol, 4.0);
     let basis: Vec<[f64; 9]> = (0..6).map(|e| basis_3d(x, v, e, vol)).collect();
-    metric(out, &basis, mu * scale, la * scale);
+    metric(out, &basis, mu, la);
 }
 
 /// Stable Neo-Hookean coefficients of one tetrahedron (`elastic3d = 1`): the edge metric with
