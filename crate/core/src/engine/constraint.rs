@@ -393,8 +393,11 @@ fn elem_weights(
         out.push((g, 1.0 / max(dist, MINVAL)));
     }
     let sum: f64 = out[start..].iter().map(|x| x.1).sum();
+    // times the reciprocal, as MuJoCo's `mju_scl(weight, weight, 1/sum)` (a division rounds
+    // differently)
+    let inv = 1.0 / max(sum, MINVAL);
     for x in out[start..].iter_mut() {
-        x.1 /= max(sum, MINVAL);
+        x.1 *= inv;
     }
 }
 
