@@ -7,6 +7,22 @@ mod common;
 /// qfrc_passive of the first frame must agree to this, relative to its largest entry.
 const FIRST_FRAME_FORCE_TOL: f64 = 1e-6;
 
+/// Discrete-integrator cases that follow MuJoCo 3.15.0 bit for bit over the whole run (every
+/// qpos and qvel of every frame equal): the effective metric's assembly, block product, shift,
+/// factor and triangular solves and the contact weights are summed in MuJoCo's order and
+/// rounding, and a last-bit difference in any of them moves where the PCG and CG stop and so
+/// parts the runs. A guard on that, beyond the tolerances of the manifest.
+const BIT_IDENTICAL: &[&str] = &[
+    "cloth_on_sphere",
+    "cloth_pinned_constraint",
+    "tet_box_drop",
+    "tet_pinned_discrete",
+    "shell_cantilever_both",
+    "lesson_drape_ball",
+    "discrete_cg_island_start",
+    "free_vertex_discrete",
+];
+
 /// Forces below a millionth of the model's weight are roundoff, not physics.
 fn force_floor(m: &flexlab::Model) -> f64 {
     let g = m
@@ -47,6 +63,14 @@ fn check(name: &str) {
         ag.horizon, ag.t_end, ag.worst_pos, ag.worst_vel, ag.worst_force, ag.first_force
     );
     assert!(ag.sizes_ok, "{name}: sizes differ from MuJoCo 3.15.0");
+    if BIT_IDENTICAL.contains(&name) {
+        assert!(
+            ag.worst_pos == 0.0 && ag.worst_vel == 0.0,
+            "{name}: no longer bit-identical to MuJoCo 3.15.0 (worst qpos {:.3e}, qvel {:.3e})",
+            ag.worst_pos,
+            ag.worst_vel
+        );
+    }
     assert!(
         ag.first_force <= FIRST_FRAME_FORCE_TOL,
         "{name}: first-frame qfrc_passive off by {:.3e} (relative)",

@@ -1,5 +1,5 @@
 //! The assembled flex stiffness of simple flexes (MuJoCo's `efm_K` CSR): one 3×3 block per pair
-//! of neighbouring vertex slots, holding `K_bend + K_stretch` (unscaled) in dof coordinates.
+//! of neighbouring vertex slots, holding `(h² + h·β)·(K_bend + K_stretch)` in dof coordinates.
 //!
 //! Assembling once per step and multiplying by blocks is several times faster than the
 //! matrix-free gather → local Hessian → scatter, and gives Newton its matrix for free. The
@@ -11,7 +11,8 @@ use crate::flexkind::flex_simple;
 use crate::math::get_at;
 use crate::model::Model;
 
-/// Block-sparse stiffness over the slide triples of simple flexes.
+/// Block-sparse stiffness over the slide triples of simple flexes, scaled by each flex's
+/// metric scale `h² + h·β` (MuJoCo's `efm_K_val` holds the scaled values).
 ///
 /// The product [`FlexCsr::mul_add`] streams the whole matrix tens of times per step, so the
 /// values are stored as it reads them, in two kinds of block:
@@ -21,7 +22,8 @@ use crate::model::Model;
 ///   row-major entries `v`, so rows 0 and 1 of `B·x` are three two-lane multiply-adds.
 ///
 /// On a cloth an interior vertex's row has 7 general blocks (itself and its 6 edge neighbours)
-/// and 6 scalars, (7·9 + 6)/(13·9) = 59% of the values of 13 plain 3×3 blocks.
+/// and 6 scalars, (7·9 + 6)/(13·9) = 59% of the values of 13 plain 3×3 blocks. Both kinds are
+/// read in one stream in column order, as MuJoCo 3.15.0's block product sums them.
 #[derive(Debug, Clone, Default)]
 pub struct FlexCsr {
     /// First dof of each slot (a vertex body with three slide dofs).
@@ -63,22 +65,24 @@ pub struct FlexCsr {
     scalar_dof: Vec<u32>,
     /// The multiple of each.
     scalar_val: Vec<f64>,
+    /// Block `k` in the product's stream: the first dof of its column slot.
+    seq_dof: Vec<u32>,
+    /// Block `k` in the product's stream: its index into `scalar_val` with [`SCALAR`] set, or
+    /// into the general blocks.
+    seq_at: Vec<u32>,
+    /// Whether a slot's flex has a zero metric scale (its row adds nothing).
+    slot_off: Vec<bool>,
 }
+
+/// Marks a scalar block in [`FlexCsr`]'s stream.
+const SCALAR: u32 = 1 << 31;
 
 /// Position in the stored order of row-major entry `q` of a general block.
 const STORED: [usize; 9] = [0, 2, 4, 1, 3, 5, 6, 7, 8];
 
-/// Writes the row-major 3×3 `w` into `dst` (9 values) in the stored order of general blocks,
-/// which [`stored_block_mul`] reads.
-pub(super) fn store_block(dst: &mut [f64], w: &[f64; 9]) {
-    for (q, &x) in w.iter().enumerate() {
-        dst[STORED[q]] = x;
-    }
-}
-
 /// `B·x` for one block `v` in the stored order: rows 0 and 1 in the two lanes, row 2 beside.
 #[inline(always)]
-pub(super) fn stored_block_mul(v: &[f64], x: [f64; 3]) -> (F64x2, f64) {
+fn stored_block_mul(v: &[f64], x: [f64; 3]) -> (F64x2, f64) {
     let [x0, x1, x2] = x;
     let r01 = F64x2::load(&v[0..2]) * F64x2::splat(x0)
         + F64x2::load(&v[2..4]) * F64x2::splat(x1)
@@ -212,6 +216,9 @@ impl FlexCsr {
         c.full_val = crate::data::with_capacity(9 * n);
         c.scalar_dof = crate::data::with_capacity(n);
         c.scalar_val = crate::data::with_capacity(n);
+        c.seq_dof = crate::data::zeros(n);
+        c.seq_at = crate::data::zeros(n);
+        c.slot_off = vec![false; ns];
         c.layout(true);
         c
     }
@@ -241,6 +248,10 @@ impl FlexCsr {
         }
         self.full_val.resize(9 * self.full_dof.len(), 0.0);
         self.scalar_val.resize(self.scalar_dof.len(), 0.0);
+        for k in 0..self.col.len() {
+            self.seq_dof[k] = self.slot_dof[self.col[k]] as u32;
+            self.seq_at[k] = self.at[k] | if self.is_scalar(k) { SCALAR } else { 0 };
+        }
     }
 
     /// Whether block `k` is stored as one scalar.
@@ -249,7 +260,7 @@ impl FlexCsr {
         self.split && self.bending_only[k]
     }
 
-    /// Block `k` as row-major 3×3 values.
+    /// Block `k` as row-major 3×3 values (scaled).
     pub fn block(&self, k: usize) -> [f64; 9] {
         let a = self.at[k] as usize;
         if self.is_scalar(k) {
@@ -277,8 +288,15 @@ impl FlexCsr {
         self.slot_dof.len()
     }
 
-    /// Refills the values from the cached stretch Hessian and the bending stencils.
-    pub fn assemble(&mut self, m: &Model, d: &Data, es: &mut super::elastic::ElasticScratch) {
+    /// Refills the values from the cached stretch Hessian and the bending stencils, times
+    /// `scale[f]` (each flex's `h² + h·β`).
+    pub fn assemble(
+        &mut self,
+        m: &Model,
+        d: &Data,
+        es: &mut super::elastic::ElasticScratch,
+        scale: &[f64],
+    ) {
         let mut all_world = true;
         for s in 0..self.nslot() {
             self.slot_world[s] = axes_are_world(d, self.slot_dof[s]);
@@ -289,35 +307,18 @@ impl FlexCsr {
         }
         self.full_val.fill(0.0);
         self.scalar_val.fill(0.0);
+        for s in 0..self.nslot() {
+            self.slot_off[s] = scale[self.slot_flex[s]] == 0.0;
+        }
+        // MuJoCo 3.15.0's order and rounding (`mjd_flexStiff_assemble`): per flex, the bending
+        // stencils first and then the stretch Hessian, each term scaled before it is added
         for f in 0..m.nflex {
-            if !self.covered[f] {
+            let sc = scale[f];
+            if !self.covered[f] || sc == 0.0 {
                 continue;
             }
             let va = m.flex_vertadr[f] as usize;
             let ea = m.flex_edgeadr[f] as usize;
-            let sadr = m.flex_stiffnessadr[f];
-            if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
-                super::elastic::flex_hessian(m, d, es, f);
-                for v in va..va + m.flex_vertnum[f] as usize {
-                    let k = self.diag[v];
-                    if k == NONE {
-                        continue;
-                    }
-                    let h = &es.vert_hessian[6 * v..6 * v + 6];
-                    let w = [h[0], h[1], h[2], h[1], h[3], h[4], h[2], h[4], h[5]];
-                    self.add_full(k, &w, false);
-                }
-                for e in ea..ea + m.flex_edgenum[f] as usize {
-                    let a = &es.edge_hessian[9 * e..9 * e + 9];
-                    let [k01, k10] = self.edge[e];
-                    if k01 != NONE {
-                        self.add_full(k01, a, false);
-                    }
-                    if k10 != NONE {
-                        self.add_full(k10, a, true);
-                    }
-                }
-            }
             let badr = m.flex_bendingadr[f];
             if m.flex_dim[f] == 2 && badr >= 0 {
                 let b = &m.flex_bending[badr as usize..];
@@ -327,10 +328,10 @@ impl FlexCsr {
                         continue;
                     }
                     for (q, &k) in self.flap[ea + e].iter().enumerate() {
-                        if k == NONE {
+                        let c = sc * b[17 * e + q];
+                        if k == NONE || c == 0.0 {
                             continue;
                         }
-                        let c = b[17 * e + q];
                         let a = self.at[k as usize] as usize;
                         if self.is_scalar(k as usize) {
                             self.scalar_val[a] += c;
@@ -343,12 +344,40 @@ impl FlexCsr {
                     }
                 }
             }
+            let sadr = m.flex_stiffnessadr[f];
+            if sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0 && m.flex_edgeequality[f] != 3 {
+                super::elastic::flex_hessian(m, d, es, f);
+                for v in va..va + m.flex_vertnum[f] as usize {
+                    let k = self.diag[v];
+                    if k == NONE {
+                        continue;
+                    }
+                    let h = &es.vert_hessian[6 * v..6 * v + 6];
+                    let w = [h[0], h[1], h[2], h[1], h[3], h[4], h[2], h[4], h[5]];
+                    self.add_full(k, &w.map(|x| sc * x), false);
+                }
+                for e in ea..ea + m.flex_edgenum[f] as usize {
+                    let a: [f64; 9] = std::array::from_fn(|q| sc * es.edge_hessian[9 * e + q]);
+                    let [k01, k10] = self.edge[e];
+                    if k01 != NONE {
+                        self.add_full(k01, &a, false);
+                    }
+                    if k10 != NONE {
+                        self.add_full(k10, &a, true);
+                    }
+                }
+            }
         }
-        if all_world {
-            return;
+        if !all_world {
+            self.turn_to_dof_axes(d);
         }
-        // world blocks → dof blocks, for slide axes that are not the world axes (every block is
-        // general in this layout)
+    }
+
+    /// World blocks → dof blocks, for slide axes that are not the world axes (every block is
+    /// general in this layout). MuJoCo turns each term before it adds it; turning the sums
+    /// rounds differently, so a flex on turned slide axes agrees with MuJoCo's `efm_K` to
+    /// rounding, not bit for bit.
+    fn turn_to_dof_axes(&mut self, d: &Data) {
         for s in 0..self.nslot() {
             let ds = self.slot_dof[s];
             for k in self.row[s]..self.row[s + 1] {
@@ -375,39 +404,41 @@ impl FlexCsr {
         }
     }
 
-    /// `res += scale(flex)·K·vec` over all slots; `scale` per flex. Rows 0 and 1 of each
-    /// slot run in the two lanes of [`F64x2`], row 2 beside them; the identity-multiple blocks
-    /// add to the lanes after the general ones, each lane in the order of a scalar sum.
-    pub fn mul_add(&self, res: &mut [f64], vec: &[f64], scale: &[f64]) {
+    /// `res += K·vec` over all slots, each row summed as MuJoCo 3.15.0's block product
+    /// (`mjd_effMulAdd`) sums it: block by block in column order into a running sum that starts
+    /// at zero, each block's row as `(v0·x0 + v1·x1) + v2·x2`, the sum added to `res` last. Rows 0
+    /// and 1 of a slot run in the two lanes of [`F64x2`], row 2 beside them. A scalar block `c`
+    /// adds `c·x` (MuJoCo multiplies its zeros too, which adds +0).
+    pub fn mul_add(&self, res: &mut [f64], vec: &[f64]) {
         for s in 0..self.nslot() {
-            let sc = scale[self.slot_flex[s]];
-            if sc == 0.0 {
+            if self.slot_off[s] {
                 continue;
             }
             let mut r01 = F64x2::splat(0.0);
             let mut r2 = 0.0;
-            let (lo, hi) = (self.full_row[s] as usize, self.full_row[s + 1] as usize);
-            let blocks = self.full_val[9 * lo..9 * hi].chunks_exact(9);
-            for (&c, v) in self.full_dof[lo..hi].iter().zip(blocks) {
-                let (b01, b2) = stored_block_mul(v, get_at(vec, c as usize));
-                r01 = r01 + b01;
-                r2 += b2;
-            }
-            let (lo, hi) = (self.scalar_row[s] as usize, self.scalar_row[s + 1] as usize);
-            for (&c, &a) in self.scalar_dof[lo..hi].iter().zip(&self.scalar_val[lo..hi]) {
+            let (lo, hi) = (self.row[s], self.row[s + 1]);
+            for (&c, &at) in self.seq_dof[lo..hi].iter().zip(&self.seq_at[lo..hi]) {
                 let x: [f64; 3] = get_at(vec, c as usize);
-                r01 = r01 + F64x2::splat(a) * F64x2::load(&x[..2]);
-                r2 += a * x[2];
+                if at & SCALAR != 0 {
+                    let a = self.scalar_val[(at & !SCALAR) as usize];
+                    r01 = r01 + F64x2::splat(a) * F64x2::load(&x[..2]);
+                    r2 += a * x[2];
+                } else {
+                    let a = 9 * at as usize;
+                    let (b01, b2) = stored_block_mul(&self.full_val[a..a + 9], x);
+                    r01 = r01 + b01;
+                    r2 += b2;
+                }
             }
             let [r0, r1] = r01.lanes();
             let d = self.slot_dof[s];
-            res[d] += sc * r0;
-            res[d + 1] += sc * r1;
-            res[d + 2] += sc * r2;
+            res[d] += r0;
+            res[d + 1] += r1;
+            res[d + 2] += r2;
         }
     }
 
-    /// The diagonal block of slot `s` (unscaled, row-major).
+    /// The diagonal block of slot `s` (scaled, row-major).
     pub fn diag_block(&self, s: usize) -> Option<[f64; 9]> {
         let cols = &self.col[self.row[s]..self.row[s + 1]];
         cols.binary_search(&s)
