@@ -2,16 +2,27 @@
 //! if any, after `STEPS` steps when that is set in the environment), for comparison with MuJoCo
 //! 3.15.0's (`scripts/oracle/metric-probe.py`, same arguments):
 //! `metric_dump MODEL.xml WHAT [VECTOR_FILE]`, WHAT one of
-//! - `efm_c`, `efm_L`, `flexvert_hessian`, `flexedge_hessian`: the arrays of those names;
+//! - `efm_c`, `efm_L`, `flexvert_hessian`, `flexedge_hessian`, or any mjData array flexlab
+//!   names (`qfrc_passive`, `qacc_smooth`, ...): the array of that name;
 //! - `mul VECTOR_FILE`: `B·v` (`mjd_effMulAdd` on zeros), `prec VECTOR_FILE`: the
 //!   preconditioner applied to `v` (`mjd_effPrec`), `mulM VECTOR_FILE`: `M·v`, with `v` read as
 //!   whitespace-separated numbers, one per dof.
+//!
+//! With `ELASTIC3D=FLEX=V` in the environment, that flex's `elastic3d` is set first.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     if a.len() < 3 {
         return eprintln!("usage: metric_dump MODEL.xml WHAT [VECTOR_FILE]");
     }
-    let m = match flexlab::load_file(std::path::Path::new(&a[1])) {
+    let load = || -> flexlab::Result<flexlab::Model> {
+        let mut spec = flexlab::mjcf::parse_file(std::path::Path::new(&a[1]))?;
+        if let Ok(set) = std::env::var("ELASTIC3D") {
+            let (name, v) = set.split_once('=').expect("ELASTIC3D=FLEX=VALUE");
+            spec.set_elastic3d(name, v.parse().expect("an integer"))?;
+        }
+        flexlab::compile::compile(&spec)
+    };
+    let m = match load() {
         Ok(m) => m,
         Err(e) => return eprintln!("{e}"),
     };
@@ -48,6 +59,9 @@ fn main() {
             }
             println!("{r:?}");
         }
-        other => eprintln!("unknown: {other}"),
+        other => match d.field(other) {
+            Some(f) => println!("{:?}", f.to_f64()),
+            None => eprintln!("unknown: {other}"),
+        },
     }
 }

@@ -8,7 +8,8 @@ bit-for-bit comparison with flexlab's `cargo run --release -p flexlab --example 
 WHAT: an mjData array (efm_c, efm_L, flexvert_hessian, flexedge_hessian, ...), or `mul`, `prec`
 or `mulM` with a vector file (whitespace-separated numbers, one per dof): 3.15.0's exported
 `mjd_effMulAdd` (on zeros) and `mjd_effPrec` called through ctypes, or `mj_mulM`. The state is
-keyframe 0 (if any), then STEPS steps, then `mj_forward`. Used to find the roundings where the
+keyframe 0 (if any), then STEPS steps, then `mj_forward`; ELASTIC3D=FLEX=V sets that flex's
+elastic3d through the spec first. Used to find the roundings where the
 two engines part (a sum in another order shows as a last-bit difference here long before it
 shows in a trajectory)."""
 import ctypes
@@ -19,7 +20,14 @@ import sys
 import mujoco
 import numpy as np
 
-m = mujoco.MjModel.from_xml_path(sys.argv[1])
+if os.environ.get("ELASTIC3D"):
+    # as ../shared/oracle/trace.py --elastic3d: mjsFlex.elastic3d through the spec
+    spec = mujoco.MjSpec.from_file(sys.argv[1])
+    name, value = os.environ["ELASTIC3D"].split("=")
+    next(f for f in spec.flexes if f.name == name).elastic3d = int(value)
+    m = spec.compile()
+else:
+    m = mujoco.MjModel.from_xml_path(sys.argv[1])
 d = mujoco.MjData(m)
 if m.nkey:
     mujoco.mj_resetDataKeyframe(m, d, 0)
