@@ -1,17 +1,11 @@
 //! Prints one compiled model field by its MuJoCo name: `field_dump MODEL.xml NAME [FROM] [COUNT]`.
 //! With `ELASTIC3D=FLEX=V` in the environment, that flex's `elastic3d` is set first (as
 //! `flexlab compile --elastic3d` and `../shared/oracle/trace.py --elastic3d` do).
+mod common;
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let load = || -> flexlab::Result<flexlab::Model> {
-        let mut spec = flexlab::mjcf::parse_file(std::path::Path::new(&a[1]))?;
-        if let Ok(set) = std::env::var("ELASTIC3D") {
-            let (name, v) = set.split_once('=').expect("ELASTIC3D=FLEX=VALUE");
-            spec.set_elastic3d(name, v.parse().expect("an integer"))?;
-        }
-        flexlab::compile::compile(&spec)
-    };
-    let m = match load() {
+    let m = match common::load(&a[1]) {
         Ok(m) => m,
         Err(e) => return eprintln!("{e}"),
     };

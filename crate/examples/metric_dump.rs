@@ -9,20 +9,14 @@
 //!   whitespace-separated numbers, one per dof.
 //!
 //! With `ELASTIC3D=FLEX=V` in the environment, that flex's `elastic3d` is set first.
+mod common;
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     if a.len() < 3 {
         return eprintln!("usage: metric_dump MODEL.xml WHAT [VECTOR_FILE]");
     }
-    let load = || -> flexlab::Result<flexlab::Model> {
-        let mut spec = flexlab::mjcf::parse_file(std::path::Path::new(&a[1]))?;
-        if let Ok(set) = std::env::var("ELASTIC3D") {
-            let (name, v) = set.split_once('=').expect("ELASTIC3D=FLEX=VALUE");
-            spec.set_elastic3d(name, v.parse().expect("an integer"))?;
-        }
-        flexlab::compile::compile(&spec)
-    };
-    let m = match load() {
+    let m = match common::load(&a[1]) {
         Ok(m) => m,
         Err(e) => return eprintln!("{e}"),
     };

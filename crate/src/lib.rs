@@ -36,3 +36,13 @@ pub fn load_file(path: &std::path::Path) -> Result<Model> {
     let spec = mjcf::parse_file(path)?;
     compile::compile(&spec)
 }
+
+/// [`load_file`] with `elastic3d` set on named flexes first (`mjsFlex.elastic3d`, which MJCF
+/// cannot express: 1 is Stable Neo-Hookean), as `../shared/oracle/trace.py --elastic3d` does.
+pub fn load_file_elastic3d(path: &std::path::Path, elastic3d: &[(&str, i32)]) -> Result<Model> {
+    let mut spec = mjcf::parse_file(path)?;
+    for &(name, v) in elastic3d {
+        spec.set_elastic3d(name, v)?;
+    }
+    compile::compile(&spec)
+}
