@@ -50,25 +50,14 @@ pub struct FlexCsr {
     slot_world: Vec<bool>,
     /// Whether bending-only blocks are stored as scalars (every slot on world axes).
     split: bool,
-    /// Where block `k` is: an index into `scalar_*` when [`FlexCsr::is_scalar`], else into
-    /// `full_*`.
-    at: Vec<u32>,
-    /// Slot `s` has general blocks `full_row[s]..full_row[s+1]`.
-    full_row: Vec<u32>,
-    /// First dof of each general block's column slot.
-    full_dof: Vec<u32>,
     /// 9 values per general block, in the order above.
     full_val: Vec<f64>,
-    /// Slot `s` has identity-multiple blocks `scalar_row[s]..scalar_row[s+1]`.
-    scalar_row: Vec<u32>,
-    /// First dof of each identity-multiple block's column slot.
-    scalar_dof: Vec<u32>,
-    /// The multiple of each.
+    /// The multiple of each identity-multiple block.
     scalar_val: Vec<f64>,
     /// Block `k` in the product's stream: the first dof of its column slot.
     seq_dof: Vec<u32>,
-    /// Block `k` in the product's stream: its index into `scalar_val` with [`SCALAR`] set, or
-    /// into the general blocks.
+    /// Where block `k` is: its index into `scalar_val` with [`SCALAR`] set, or its index into
+    /// the general blocks of `full_val`.
     seq_at: Vec<u32>,
     /// Whether a slot's flex has a zero metric scale (its row adds nothing).
     slot_off: Vec<bool>,
@@ -209,12 +198,7 @@ impl FlexCsr {
         // room for every block in either kind, so a change of layout never allocates
         let ns = c.slot_dof.len();
         c.slot_world = vec![true; ns];
-        c.at = crate::data::zeros(n);
-        c.full_row = crate::data::with_capacity(ns + 1);
-        c.scalar_row = crate::data::with_capacity(ns + 1);
-        c.full_dof = crate::data::with_capacity(n);
         c.full_val = crate::data::with_capacity(9 * n);
-        c.scalar_dof = crate::data::with_capacity(n);
         c.scalar_val = crate::data::with_capacity(n);
         c.seq_dof = crate::data::zeros(n);
         c.seq_at = crate::data::zeros(n);
@@ -223,46 +207,40 @@ impl FlexCsr {
         c
     }
 
-    /// Places every block: bending-only blocks as scalars when `split`, all others general.
+    /// Places every block: bending-only blocks as scalars when `split`, all others general,
+    /// each kind numbered in block order.
     fn layout(&mut self, split: bool) {
         self.split = split;
-        self.full_row.clear();
-        self.full_dof.clear();
-        self.scalar_row.clear();
-        self.scalar_dof.clear();
-        self.full_row.push(0);
-        self.scalar_row.push(0);
-        for s in 0..self.slot_dof.len() {
-            for k in self.row[s]..self.row[s + 1] {
-                let dof = self.slot_dof[self.col[k]] as u32;
-                if self.is_scalar(k) {
-                    self.at[k] = self.scalar_dof.len() as u32;
-                    self.scalar_dof.push(dof);
-                } else {
-                    self.at[k] = self.full_dof.len() as u32;
-                    self.full_dof.push(dof);
-                }
-            }
-            self.full_row.push(self.full_dof.len() as u32);
-            self.scalar_row.push(self.scalar_dof.len() as u32);
-        }
-        self.full_val.resize(9 * self.full_dof.len(), 0.0);
-        self.scalar_val.resize(self.scalar_dof.len(), 0.0);
+        let (mut nfull, mut nscalar) = (0, 0);
         for k in 0..self.col.len() {
             self.seq_dof[k] = self.slot_dof[self.col[k]] as u32;
-            self.seq_at[k] = self.at[k] | if self.is_scalar(k) { SCALAR } else { 0 };
+            self.seq_at[k] = if split && self.bending_only[k] {
+                nscalar += 1;
+                (nscalar - 1) | SCALAR
+            } else {
+                nfull += 1;
+                nfull - 1
+            };
         }
+        self.full_val.resize(9 * nfull as usize, 0.0);
+        self.scalar_val.resize(nscalar as usize, 0.0);
     }
 
     /// Whether block `k` is stored as one scalar.
     #[inline]
     pub fn is_scalar(&self, k: usize) -> bool {
-        self.split && self.bending_only[k]
+        self.seq_at[k] & SCALAR != 0
+    }
+
+    /// Block `k`'s index into `scalar_val` or into the general blocks of `full_val`.
+    #[inline]
+    fn at(&self, k: usize) -> usize {
+        (self.seq_at[k] & !SCALAR) as usize
     }
 
     /// Block `k` as row-major 3×3 values (scaled).
     pub fn block(&self, k: usize) -> [f64; 9] {
-        let a = self.at[k] as usize;
+        let a = self.at(k);
         if self.is_scalar(k) {
             let c = self.scalar_val[a];
             return [c, 0.0, 0.0, 0.0, c, 0.0, 0.0, 0.0, c];
@@ -274,7 +252,7 @@ impl FlexCsr {
     /// Adds the row-major 3×3 `w` (transposed when `transpose`) to general block `k`.
     #[inline]
     fn add_full(&mut self, k: u32, w: &[f64], transpose: bool) {
-        let a = self.at[k as usize] as usize;
+        let a = self.at(k as usize);
         let dst = &mut self.full_val[9 * a..9 * a + 9];
         for r in 0..3 {
             for c in 0..3 {
@@ -332,7 +310,7 @@ impl FlexCsr {
                         if k == NONE || c == 0.0 {
                             continue;
                         }
-                        let a = self.at[k as usize] as usize;
+                        let a = self.at(k as usize);
                         if self.is_scalar(k as usize) {
                             self.scalar_val[a] += c;
                         } else {
@@ -387,7 +365,7 @@ impl FlexCsr {
                 }
                 let (a, b) = (axes(d, ds), axes(d, self.slot_dof[t]));
                 let w = self.block(k);
-                let at = self.at[k] as usize;
+                let at = self.at(k);
                 let blk = &mut self.full_val[9 * at..9 * at + 9];
                 for r in 0..3 {
                     for c in 0..3 {
