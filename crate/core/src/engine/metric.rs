@@ -25,7 +25,7 @@ use crate::data::{Data, Warning};
 use crate::flexkind::{
     flex_contact_possible, flex_metric_possible, flex_simple, flex_stiffness_possible,
 };
-use crate::math::MINVAL;
+use crate::math::{get_at, MINVAL};
 use crate::model::{disable, Integrator, Model};
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -741,16 +741,16 @@ fn chol3_solve_all(block_dof: &[usize], blocks: &[f64], x: &mut [f64], b: &[f64]
     for (ij, v) in pairs {
         let (i, j) = (ij[0], ij[1]);
         let l = CHOL3_LOWER.map(|q| F64x2::new(v[q], v[9 + q]));
-        let rhs = [0, 1, 2].map(|c| F64x2::new(b[i + c], b[j + c]));
-        let r = chol3_formula(l, rhs);
-        for c in 0..3 {
-            [x[i + c], x[j + c]] = r[c].lanes();
-        }
+        let (bi, bj): ([f64; 3], [f64; 3]) = (get_at(b, i), get_at(b, j));
+        let r = chol3_formula(l, [0, 1, 2].map(|c| F64x2::new(bi[c], bj[c])));
+        let r = r.map(F64x2::lanes);
+        *x[i..].first_chunk_mut::<3>().unwrap() = r.map(|l| l[0]);
+        *x[j..].first_chunk_mut::<3>().unwrap() = r.map(|l| l[1]);
     }
     if block_dof.len() % 2 == 1 {
         let k = block_dof.len() - 1;
         let (i, v) = (block_dof[k], &blocks[9 * k..9 * k + 9]);
-        let r = chol3_formula(CHOL3_LOWER.map(|q| v[q]), crate::math::get_at(b, i));
+        let r = chol3_formula(CHOL3_LOWER.map(|q| v[q]), get_at(b, i));
         x[i..i + 3].copy_from_slice(&r);
     }
 }
