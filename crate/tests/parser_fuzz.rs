@@ -4,6 +4,8 @@
 //! that compile must step (a few steps, bounded) without panicking, and a diverging state must
 //! be caught as MuJoCo's bad-qacc warning, not carried on as NaN.
 //! Deterministic: a fixed xorshift seed, so a failure names the case that reproduces it.
+//! A longer campaign draws other cases: `FLEXLAB_FUZZ_SEED=7 FLEXLAB_FUZZ_CASES=100000 cargo test
+//! --release -p flexlab --test parser_fuzz` (the same seed and count give the same cases).
 
 mod common;
 
@@ -116,7 +118,11 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 
 fn seeds() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    for dir in ["crate/tests/models", "crate/tests/rejections"] {
+    for dir in [
+        "crate/tests/models",
+        "crate/tests/rejections",
+        "lessons/b6-flex/scenes",
+    ] {
         for e in std::fs::read_dir(common::repo().join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "xml") {
@@ -131,9 +137,13 @@ fn seeds() -> Vec<(PathBuf, String)> {
 #[test]
 fn mutated_models_never_panic() {
     let seeds = seeds();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    // xorshift needs a non-zero state
+    let seed = env("FLEXLAB_FUZZ_SEED").map_or(0x9E37_79B9_7F4A_7C15, |s| s.max(1));
+    let cases = env("FLEXLAB_FUZZ_CASES").unwrap_or(6000);
+    let mut rng = Rng(seed);
     let (mut compiled, mut rejected) = (0, 0);
-    for case in 0..6000 {
+    for case in 0..cases {
         let (path, text) = &seeds[rng.below(seeds.len())];
         let mut bad = text.clone();
         for _ in 0..1 + rng.below(2) {
@@ -170,7 +180,7 @@ fn mutated_models_never_panic() {
             Ok(true) => compiled += 1,
             Ok(false) => rejected += 1,
             Err(_) => panic!(
-                "case {case} (from {}) panicked; input:\n{bad}",
+                "case {case} of seed {seed} (from {}) panicked; input:\n{bad}",
                 path.display()
             ),
         }
