@@ -39,6 +39,12 @@ fn main() {
         }
     }
     flexlab::engine::forward::forward(&m, &mut d);
+    if a[2] == "efc_AR" {
+        // the dual solvers' matrix, built from this state as PGS builds it (with M's factor)
+        let mut dm = flexlab::engine::dualmat::DualMatrix::default();
+        dm.build(&m, &d, &d.a.qLD);
+        return println!("{:?}", dm.efc_ar());
+    }
     let Some(f) = d.field(&a[2]) else {
         return eprintln!("no field {}", a[2]);
     };

@@ -5,6 +5,7 @@ pub mod bodybvh;
 pub mod cable;
 pub mod collision;
 pub mod constraint;
+pub mod dualmat;
 pub mod elastic;
 pub mod energy;
 pub mod flex;

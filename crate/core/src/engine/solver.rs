@@ -39,8 +39,10 @@ pub struct SolverScratch {
     jar: Vec<f64>,
     jv: Vec<f64>,
     hess: Hessian,
-    ar: Vec<f64>,
-    y: Vec<f64>,
+    /// PGS: `AR` (`efc_AR`) of this step's rows.
+    dual: super::dualmat::DualMatrix,
+    /// PGS: `AR·f` for the warm start's cost.
+    arf: Vec<f64>,
     force: Vec<f64>,
     /// PGS: forces before the last extrapolation, after it, and the block starts.
     pgs_prev: Vec<f64>,
@@ -89,8 +91,8 @@ impl SolverScratch {
             } else {
                 Hessian::default()
             },
-            ar: Vec::new(),
-            y: Vec::new(),
+            dual: Default::default(),
+            arf: z(maxefc),
             force: z(maxefc),
             pgs_prev: z(maxefc),
             pgs_momentum: z(maxefc),
@@ -1797,68 +1799,129 @@ impl Pcg32 {
     }
 }
 
-/// `min ½xᵀAx + xᵀb` subject to `Σ(xᵢ/dᵢ)² ≤ r²` (MuJoCo's `mju_QCQP*`): Newton on the
-/// multiplier of the scaled problem. Returns whether the constraint is active.
+/// `min ½xᵀAx + xᵀb` subject to `Σ(xᵢ/dᵢ)² ≤ r²`: Newton on the multiplier of the scaled
+/// problem, by MuJoCo 3.15.0's closed forms for 2 and 3 unknowns (`mju_QCQP2`, `mju_QCQP3`)
+/// and its Cholesky form for more (`mju_QCQP`), each in its arithmetic. Returns whether the
+/// constraint is active.
 fn qcqp(res: &mut [f64], ain: &[f64], bin: &[f64], dmu: &[f64], r: f64) -> bool {
+    match res.len() {
+        2 => qcqp2(res, ain, bin, dmu, r),
+        3 => qcqp3(res, ain, bin, dmu, r),
+        _ => qcqp_n(res, ain, bin, dmu, r),
+    }
+}
+
+fn qcqp2(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool {
+    let (b1, b2) = (bin[0] * d[0], bin[1] * d[1]);
+    let a11 = ain[0] * d[0] * d[0];
+    let a22 = ain[3] * d[1] * d[1];
+    let a12 = ain[1] * d[0] * d[1];
+    let (mut la, mut v1, mut v2) = (0.0, 0.0, 0.0);
+    for _ in 0..20 {
+        let det = (a11 + la) * (a22 + la) - a12 * a12;
+        if det < 1e-10 {
+            res[..2].fill(0.0);
+            return false;
+        }
+        let detinv = 1.0 / det;
+        let p11 = (a22 + la) * detinv;
+        let p22 = (a11 + la) * detinv;
+        let p12 = -a12 * detinv;
+        v1 = -p11 * b1 - p12 * b2;
+        v2 = -p12 * b1 - p22 * b2;
+        let val = v1 * v1 + v2 * v2 - r * r;
+        if val < 1e-10 {
+            break;
+        }
+        let deriv = -2.0 * (p11 * v1 * v1 + 2.0 * p12 * v1 * v2 + p22 * v2 * v2);
+        let delta = -val / deriv;
+        if delta < 1e-10 {
+            break;
+        }
+        la += delta;
+    }
+    res[0] = v1 * d[0];
+    res[1] = v2 * d[1];
+    la != 0.0
+}
+
+fn qcqp3(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool {
+    let (b1, b2, b3) = (bin[0] * d[0], bin[1] * d[1], bin[2] * d[2]);
+    let a11 = ain[0] * d[0] * d[0];
+    let a22 = ain[4] * d[1] * d[1];
+    let a33 = ain[8] * d[2] * d[2];
+    let a12 = ain[1] * d[0] * d[1];
+    let a13 = ain[2] * d[0] * d[2];
+    let a23 = ain[5] * d[1] * d[2];
+    let (mut la, mut v1, mut v2, mut v3) = (0.0, 0.0, 0.0, 0.0);
+    for _ in 0..20 {
+        let mut p11 = (a22 + la) * (a33 + la) - a23 * a23;
+        let mut p22 = (a11 + la) * (a33 + la) - a13 * a13;
+        let mut p33 = (a11 + la) * (a22 + la) - a12 * a12;
+        let mut p12 = a13 * a23 - a12 * (a33 + la);
+        let mut p13 = a12 * a23 - a13 * (a22 + la);
+        let mut p23 = a12 * a13 - a23 * (a11 + la);
+        let det = (a11 + la) * p11 + a12 * p12 + a13 * p13;
+        if det < 1e-10 {
+            res[..3].fill(0.0);
+            return false;
+        }
+        let detinv = 1.0 / det;
+        for p in [&mut p11, &mut p22, &mut p33, &mut p12, &mut p13, &mut p23] {
+            *p *= detinv;
+        }
+        v1 = -p11 * b1 - p12 * b2 - p13 * b3;
+        v2 = -p12 * b1 - p22 * b2 - p23 * b3;
+        v3 = -p13 * b1 - p23 * b2 - p33 * b3;
+        let val = v1 * v1 + v2 * v2 + v3 * v3 - r * r;
+        if val < 1e-10 {
+            break;
+        }
+        let deriv = -2.0 * (p11 * v1 * v1 + p22 * v2 * v2 + p33 * v3 * v3)
+            - 4.0 * (p12 * v1 * v2 + p13 * v1 * v3 + p23 * v2 * v3);
+        let delta = -val / deriv;
+        if delta < 1e-10 {
+            break;
+        }
+        la += delta;
+    }
+    res[0] = v1 * d[0];
+    res[1] = v2 * d[1];
+    res[2] = v3 * d[2];
+    la != 0.0
+}
+
+fn qcqp_n(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool {
     let n = res.len();
     let mut a = [0.0; 25];
     let mut b = [0.0; 5];
     for i in 0..n {
-        b[i] = bin[i] * dmu[i];
+        b[i] = bin[i] * d[i];
         for j in 0..n {
-            a[j + i * n] = ain[j + i * n] * dmu[i] * dmu[j];
+            a[j + i * n] = ain[j + i * n] * d[i] * d[j];
         }
     }
     let mut la = 0.0;
-    let mut v = [0.0; 5];
     for _ in 0..20 {
-        // Cholesky of A + la·I; a pivot under 1e-10 means "not SPD": no friction
-        let mut l = [0.0; 25];
+        let mut l = a;
         for i in 0..n {
-            for j in 0..=i {
-                let mut sum = a[i * n + j] + if i == j { la } else { 0.0 };
-                for k in 0..j {
-                    sum -= l[i * n + k] * l[j * n + k];
-                }
-                if i == j {
-                    if sum < 1e-10 {
-                        res.fill(0.0);
-                        return false;
-                    }
-                    l[i * n + i] = sum.sqrt();
-                } else {
-                    l[i * n + j] = sum / l[j * n + j];
-                }
-            }
+            l[i * (n + 1)] += la;
         }
-        let solve = |rhs: &[f64; 5]| {
-            let mut y = [0.0; 5];
-            for i in 0..n {
-                let mut t = rhs[i];
-                for k in 0..i {
-                    t -= l[i * n + k] * y[k];
-                }
-                y[i] = t / l[i * n + i];
-            }
-            for i in (0..n).rev() {
-                let mut t = y[i];
-                for k in i + 1..n {
-                    t -= l[k * n + i] * y[k];
-                }
-                y[i] = t / l[i * n + i];
-            }
-            y
-        };
-        let x = solve(&b);
-        for i in 0..n {
-            v[i] = -x[i];
+        if chol_factor_small(&mut l[..n * n], n, 1e-10) < n {
+            res.fill(0.0);
+            return false;
         }
-        let val: f64 = v[..n].iter().map(|x| x * x).sum::<f64>() - r * r;
+        chol_solve_small(res, &l[..n * n], &b[..n]);
+        for x in res.iter_mut() {
+            *x *= -1.0;
+        }
+        let val = dot_mj(n, |i| res[i] * res[i]) - r * r;
         if val < 1e-10 {
             break;
         }
-        let t = solve(&v);
-        let deriv = -2.0 * (0..n).map(|i| v[i] * t[i]).sum::<f64>();
+        let mut t = [0.0; 5];
+        chol_solve_small(&mut t[..n], &l[..n * n], res);
+        let deriv = -2.0 * dot_mj(n, |i| res[i] * t[i]);
         let delta = -val / deriv;
         if delta < 1e-10 {
             break;
@@ -1866,9 +1929,58 @@ fn qcqp(res: &mut [f64], ain: &[f64], bin: &[f64], dmu: &[f64], r: f64) -> bool 
         la += delta;
     }
     for i in 0..n {
-        res[i] = v[i] * dmu[i];
+        res[i] *= d[i];
     }
     la != 0.0
+}
+
+/// In-place dense Cholesky `L·Lᵀ` of a small `n × n` matrix (`mju_cholFactor`): a pivot under
+/// `mindiag` is raised to it and its column cleared. Returns the rank.
+fn chol_factor_small(mat: &mut [f64], n: usize, mindiag: f64) -> usize {
+    let mut rank = n;
+    for j in 0..n {
+        let mut tmp = mat[j * (n + 1)];
+        if j > 0 {
+            tmp -= dot_mj(j, |k| mat[j * n + k] * mat[j * n + k]);
+        }
+        let deficient = tmp < mindiag;
+        if deficient {
+            tmp = mindiag;
+            rank -= 1;
+        }
+        mat[j * (n + 1)] = tmp.sqrt();
+        if deficient {
+            for i in j + 1..n {
+                mat[i * n + j] = 0.0;
+            }
+        } else {
+            let inv = 1.0 / mat[j * (n + 1)];
+            for i in j + 1..n {
+                mat[i * n + j] =
+                    (mat[i * n + j] - dot_mj(j, |k| mat[i * n + k] * mat[j * n + k])) * inv;
+            }
+        }
+    }
+    rank
+}
+
+/// `res = (L·Lᵀ)⁻¹·vec` with the factor of [`chol_factor_small`] (`mju_cholSolve`).
+fn chol_solve_small(res: &mut [f64], mat: &[f64], vec: &[f64]) {
+    let n = res.len();
+    res.copy_from_slice(&vec[..n]);
+    for i in 0..n {
+        if i > 0 {
+            let s = dot_mj(i, |k| mat[i * n + k] * res[k]);
+            res[i] -= s;
+        }
+        res[i] /= mat[i * (n + 1)];
+    }
+    for i in (0..n).rev() {
+        for j in i + 1..n {
+            res[i] -= mat[j * n + i] * res[j];
+        }
+        res[i] /= mat[i * (n + 1)];
+    }
 }
 
 /// Scales friction onto the ellipsoid `Σ(fⱼ/μⱼ)² = normal²` (only if outside, when `feasible`).
@@ -1904,10 +2016,12 @@ fn dual_state(d: &mut Data, force: &[f64]) {
             let dim = c.dim as usize;
             let mu = c.mu;
             let nrm = force[i] / mu;
-            let t = (1..dim)
-                .map(|j| (force[i + j] / c.friction[j - 1]).powi(2))
-                .sum::<f64>()
-                .sqrt();
+            // `mju_norm` of the friction forces in the regular cone's space
+            let mut f = [0.0; 5];
+            for j in 1..dim {
+                f[j - 1] = force[i + j] / c.friction[j - 1];
+            }
+            let t = dot_mj(dim - 1, |j| f[j] * f[j]).sqrt();
             let st = if mu * nrm >= t {
                 state::SATISFIED
             } else if nrm + mu * t <= 0.0 {
@@ -1942,12 +2056,11 @@ struct PgsBuffers<'a> {
 fn pgs_island(
     m: &Model,
     d: &Data,
-    ar: &[f64],
+    ar: &super::dualmat::DualMatrix,
     b: &[f64],
     list: &[usize],
     buf: PgsBuffers,
 ) -> usize {
-    let n = d.nefc;
     let (ne, nf) = (d.ne, d.nf);
     let scale = 1.0 / (m.stat.meaninertia * (m.nv.max(1) as f64));
     let PgsBuffers {
@@ -1956,10 +2069,6 @@ fn pgs_island(
         momentum,
         blocks,
     } = buf;
-    let ardot = |r: usize, f: &[f64]| -> f64 {
-        let row = &ar[r * n..(r + 1) * n];
-        row.iter().zip(f).map(|(a, x)| a * x).sum::<f64>()
-    };
     blocks.clear();
     let mut k = 0;
     while k < list.len() {
@@ -2034,47 +2143,46 @@ fn pgs_island(
             };
             let mut res = [0.0; 6];
             for j in 0..dim {
-                res[j] = b[i + j] + ardot(i + j, force);
+                res[j] = b[i + j] + ar.row_dot(i + j, force);
             }
             let mut old = [0.0; 6];
             old[..dim].copy_from_slice(&force[i..i + dim]);
             let mut athis = [0.0; 36];
+            // MuJoCo 3.15.0's arithmetic throughout (`solPGS`): steps by the stored 1/AR[i][i],
+            // small products by `mju_dot`
             if !elliptic {
-                force[i] -= res[0] / ar[i * n + i];
+                force[i] -= res[0] * ar.arinv[i];
                 if i >= ne && i < ne + nf {
                     let fl = d.a.efc_frictionloss[i];
                     force[i] = crate::math::clip(force[i], -fl, fl);
                 } else if i >= ne + nf && force[i] < 0.0 {
                     force[i] = 0.0;
                 }
-                athis[0] = ar[i * n + i];
+                athis[0] = 1.0 / ar.arinv[i];
             } else {
                 let con = &d.contact[d.a.efc_id[i] as usize];
                 let mu = con.friction;
                 for p in 0..dim {
                     for q in 0..dim {
-                        athis[p * dim + q] = ar[(i + p) * n + i + q];
+                        athis[p * dim + q] = ar.at(i + p, i + q);
                     }
                 }
                 if force[i] < crate::math::MINVAL {
                     // normal update
-                    force[i] -= res[0] / ar[i * n + i];
+                    force[i] -= res[0] * ar.arinv[i];
                     force[i] = force[i].max(0.0);
                     force[i + 1..i + dim].fill(0.0);
                 } else {
                     // ray update along the current force
                     let mut v = [0.0; 6];
                     v[..dim].copy_from_slice(&force[i..i + dim]);
-                    let mut denom = 0.0;
+                    let mut av = [0.0; 6];
                     for p in 0..dim {
-                        let mut t = 0.0;
-                        for q in 0..dim {
-                            t += athis[p * dim + q] * v[q];
-                        }
-                        denom += v[p] * t;
+                        av[p] = dot_mj(dim, |q| athis[p * dim + q] * v[q]);
                     }
+                    let denom = dot_mj(dim, |p| v[p] * av[p]);
                     if denom >= crate::math::MINVAL {
-                        let mut x = -(0..dim).map(|p| v[p] * res[p]).sum::<f64>() / denom;
+                        let mut x = -dot_mj(dim, |p| v[p] * res[p]) / denom;
                         if force[i] + x * v[0] < 0.0 {
                             x = -v[0] / force[i];
                         }
@@ -2092,9 +2200,7 @@ fn pgs_island(
                         ac[p * k + q] = athis[(p + 1) * dim + 1 + q];
                     }
                     bc[p] = res[p + 1];
-                    for q in 0..k {
-                        bc[p] -= ac[p * k + q] * old[1 + q];
-                    }
+                    bc[p] -= dot_mj(k, |q| ac[p * k + q] * old[1 + q]);
                     bc[p] += athis[(p + 1) * dim] * (force[i] - old[0]);
                 }
                 if force[i] < crate::math::MINVAL {
@@ -2108,20 +2214,19 @@ fn pgs_island(
                     force[i + 1..i + dim].copy_from_slice(&v[..k]);
                 }
             }
-            // cost change of this block; an increase is undone
-            let change = {
-                let mut delta = [0.0; 6];
-                for p in 0..dim {
-                    delta[p] = force[i + p] - old[p];
-                }
+            // cost change of this block (`costChange`); an increase is undone
+            let mut delta = [0.0; 6];
+            for p in 0..dim {
+                delta[p] = force[i + p] - old[p];
+            }
+            let change = if dim == 1 {
+                0.5 * delta[0] * delta[0] * athis[0] + delta[0] * res[0]
+            } else {
                 let mut quad = 0.0;
                 for p in 0..dim {
-                    for q in 0..dim {
-                        quad += delta[p] * athis[p * dim + q] * delta[q];
-                    }
+                    quad += delta[p] * dot_mj(dim, |q| athis[p * dim + q] * delta[q]);
                 }
-                let lin: f64 = (0..dim).map(|p| delta[p] * res[p]).sum();
-                0.5 * quad + lin
+                0.5 * quad + dot_mj(dim, |p| delta[p] * res[p])
             };
             if change > 1e-10 {
                 force[i..i + dim].copy_from_slice(&old[..dim]);
@@ -2154,50 +2259,15 @@ fn pgs_island(
 /// update then a QCQP on the friction, and a sweep's cost improvement as the stopping test.
 fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     let (nv, n) = (m.nv, d.nefc);
-    w.ar.clear();
-    w.ar.resize(n * n, 0.0);
-    w.y.clear();
-    w.y.resize(n * nv, 0.0);
-    // Y = M̃⁻¹·Jᵀ, one row at a time
-    for r in 0..n {
-        w.tmp.fill(0.0);
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        for k in adr..adr + d.a.efc_J_rownnz[r] as usize {
-            w.tmp[d.a.efc_J_colind[k] as usize] = d.a.efc_J[k];
-        }
-        let t = std::mem::take(&mut w.tmp);
-        let mut out = std::mem::take(&mut w.mgrad);
-        out.copy_from_slice(&t);
-        if s.metric.active && s.metric.has_diag {
-            solve_ld(m, &d.a.qH, &d.a.qHDiagInv, &mut out);
-        } else {
-            solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, &mut out);
-        }
-        w.y[r * nv..(r + 1) * nv].copy_from_slice(&out);
-        w.tmp = t;
-        w.mgrad = out;
-    }
-    for r in 0..n {
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let nn = d.a.efc_J_rownnz[r] as usize;
-        for c in 0..n {
-            let yc = &w.y[c * nv..(c + 1) * nv];
-            let mut v = 0.0;
-            for k in adr..adr + nn {
-                v += d.a.efc_J[k] * yc[d.a.efc_J_colind[k] as usize];
-            }
-            w.ar[r * n + c] = v;
-        }
-        w.ar[r * n + r] += d.a.efc_R[r];
+    let mut dual = std::mem::take(&mut w.dual);
+    if s.metric.active && s.metric.has_diag {
+        dual.build(m, d, &d.a.qH);
+    } else {
+        dual.build(m, d, &d.a.qLD);
     }
     // b = J·a_s − aref
     w.jar[..n].copy_from_slice(&d.a.efc_b[..n]);
-    let ar = std::mem::take(&mut w.ar);
     let b = std::mem::take(&mut w.jar);
-    let ardot = |r: usize, f: &[f64]| -> f64 {
-        let row = &ar[r * n..(r + 1) * n];
-        row.iter().zip(f).map(|(a, x)| a * x).sum::<f64>()
-    };
 
     // warm start: the primal forces of qacc_warmstart, unless zero is better for the dual
     let mut f = std::mem::take(&mut w.force);
@@ -2208,15 +2278,12 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
         constraint::update(d, &jw[..n], false);
         w.jv = jw;
         f[..n].copy_from_slice(&d.a.efc_force[..n]);
-        let mut c = 0.0;
+        // the dual cost of these forces, f·b + ½·f·(AR·f), in MuJoCo's order (`warmstart`)
         for r in 0..n {
-            c += f[r] * b[r];
+            w.arf[r] = dual.row_dot(r, &f[..n]);
         }
-        let mut q = 0.0;
-        for r in 0..n {
-            q += f[r] * ardot(r, &f[..n]);
-        }
-        if c + 0.5 * q > 0.0 {
+        let cost = dot_mj_slices(&f[..n], &b[..n]) + 0.5 * dot_mj_slices(&f[..n], &w.arf[..n]);
+        if cost > 0.0 {
             f[..n].fill(0.0);
         }
     }
@@ -2241,7 +2308,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
             momentum: &mut mom_buf[..n],
             blocks: &mut blocks,
         };
-        iter = iter.max(pgs_island(m, d, &ar, &b, list, buf));
+        iter = iter.max(pgs_island(m, d, &dual, &b, list, buf));
     }
     w.islands = islands;
     d.a.efc_force[..n].copy_from_slice(force);
@@ -2249,7 +2316,7 @@ fn pgs(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
     w.pgs_prev = prev_buf;
     w.pgs_momentum = mom_buf;
     w.pgs_blocks = blocks;
-    w.ar = ar;
+    w.dual = dual;
     w.jar = b;
     let force = std::mem::take(&mut d.a.efc_force);
     constraint::mul_jac_t(d, &mut w.qfrc, &force);
