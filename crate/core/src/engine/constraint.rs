@@ -1397,8 +1397,11 @@ fn make_impedance(m: &Model, d: &mut Data) {
     }
 }
 
+/// `|v|` as `mju_norm` forms it: the square root of `mju_dot(v, v)` (from four entries on, its
+/// four running sums give other roundings than a plain sum: a condim-6 elliptic cone parted
+/// from MuJoCo there).
 fn norm_n(v: &[f64]) -> f64 {
-    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+    super::solver::dot_mj(v.len(), |k| v[k] * v[k]).sqrt()
 }
 
 /// Whether MuJoCo stores the constraint Jacobian sparse (`mj_isSparse`): `jacobian="sparse"`,
