@@ -1109,6 +1109,13 @@ pub(super) fn dot_mj_slices(a: &[f64], b: &[f64]) -> f64 {
     res
 }
 
+/// `mju_dot` of two short slices, out of line: the PGS block updates and the small QCQPs call
+/// it at many places, and one copy keeps the browser build small.
+#[inline(never)]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    dot_mj_slices(a, b)
+}
+
 /// `Σ v(i)` for `i < n` in `mju_dot`'s order: four running sums over `i`, reduced as
 /// `(s0 + s2) + (s1 + s3)`, then the remaining (up to three) terms added as one group.
 pub(super) fn dot_mj(n: usize, v: impl Fn(usize) -> f64) -> f64 {
@@ -1915,13 +1922,13 @@ fn qcqp_n(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool 
         for x in res.iter_mut() {
             *x *= -1.0;
         }
-        let val = dot_mj(n, |i| res[i] * res[i]) - r * r;
+        let val = dot(&res[..n], &res[..n]) - r * r;
         if val < 1e-10 {
             break;
         }
         let mut t = [0.0; 5];
         chol_solve_small(&mut t[..n], &l[..n * n], res);
-        let deriv = -2.0 * dot_mj(n, |i| res[i] * t[i]);
+        let deriv = -2.0 * dot(&res[..n], &t[..n]);
         let delta = -val / deriv;
         if delta < 1e-10 {
             break;
@@ -1941,7 +1948,7 @@ fn chol_factor_small(mat: &mut [f64], n: usize, mindiag: f64) -> usize {
     for j in 0..n {
         let mut tmp = mat[j * (n + 1)];
         if j > 0 {
-            tmp -= dot_mj(j, |k| mat[j * n + k] * mat[j * n + k]);
+            tmp -= dot(&mat[j * n..j * n + j], &mat[j * n..j * n + j]);
         }
         let deficient = tmp < mindiag;
         if deficient {
@@ -1957,7 +1964,7 @@ fn chol_factor_small(mat: &mut [f64], n: usize, mindiag: f64) -> usize {
             let inv = 1.0 / mat[j * (n + 1)];
             for i in j + 1..n {
                 mat[i * n + j] =
-                    (mat[i * n + j] - dot_mj(j, |k| mat[i * n + k] * mat[j * n + k])) * inv;
+                    (mat[i * n + j] - dot(&mat[i * n..i * n + j], &mat[j * n..j * n + j])) * inv;
             }
         }
     }
@@ -1970,7 +1977,7 @@ fn chol_solve_small(res: &mut [f64], mat: &[f64], vec: &[f64]) {
     res.copy_from_slice(&vec[..n]);
     for i in 0..n {
         if i > 0 {
-            let s = dot_mj(i, |k| mat[i * n + k] * res[k]);
+            let s = dot(&mat[i * n..i * n + i], &res[..i]);
             res[i] -= s;
         }
         res[i] /= mat[i * (n + 1)];
@@ -2021,7 +2028,7 @@ fn dual_state(d: &mut Data, force: &[f64]) {
             for j in 1..dim {
                 f[j - 1] = force[i + j] / c.friction[j - 1];
             }
-            let t = dot_mj(dim - 1, |j| f[j] * f[j]).sqrt();
+            let t = dot(&f[..dim - 1], &f[..dim - 1]).sqrt();
             let st = if mu * nrm >= t {
                 state::SATISFIED
             } else if nrm + mu * t <= 0.0 {
@@ -2178,11 +2185,11 @@ fn pgs_island(
                     v[..dim].copy_from_slice(&force[i..i + dim]);
                     let mut av = [0.0; 6];
                     for p in 0..dim {
-                        av[p] = dot_mj(dim, |q| athis[p * dim + q] * v[q]);
+                        av[p] = dot(&athis[p * dim..(p + 1) * dim], &v[..dim]);
                     }
-                    let denom = dot_mj(dim, |p| v[p] * av[p]);
+                    let denom = dot(&v[..dim], &av[..dim]);
                     if denom >= crate::math::MINVAL {
-                        let mut x = -dot_mj(dim, |p| v[p] * res[p]) / denom;
+                        let mut x = -dot(&v[..dim], &res[..dim]) / denom;
                         if force[i] + x * v[0] < 0.0 {
                             x = -v[0] / force[i];
                         }
@@ -2200,7 +2207,7 @@ fn pgs_island(
                         ac[p * k + q] = athis[(p + 1) * dim + 1 + q];
                     }
                     bc[p] = res[p + 1];
-                    bc[p] -= dot_mj(k, |q| ac[p * k + q] * old[1 + q]);
+                    bc[p] -= dot(&ac[p * k..(p + 1) * k], &old[1..1 + k]);
                     bc[p] += athis[(p + 1) * dim] * (force[i] - old[0]);
                 }
                 if force[i] < crate::math::MINVAL {
@@ -2224,9 +2231,9 @@ fn pgs_island(
             } else {
                 let mut quad = 0.0;
                 for p in 0..dim {
-                    quad += delta[p] * dot_mj(dim, |q| athis[p * dim + q] * delta[q]);
+                    quad += delta[p] * dot(&athis[p * dim..(p + 1) * dim], &delta[..dim]);
                 }
-                0.5 * quad + dot_mj(dim, |p| delta[p] * res[p])
+                0.5 * quad + dot(&delta[..dim], &res[..dim])
             };
             if change > 1e-10 {
                 force[i..i + dim].copy_from_slice(&old[..dim]);
