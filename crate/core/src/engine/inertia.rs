@@ -155,38 +155,29 @@ pub fn solve_m(m: &Model, d: &Data, x: &mut [f64]) {
     solve_ld(m, &d.a.qLD, &d.a.qLDiagInv, x);
 }
 
-/// `res = M·vec` with the sparse lower-triangle layout (`mj_mulM`): each row's sum over its lower
-/// entries and diagonal, then the transposed lower entries. The constraint solver's island
-/// products sum in `mju_mulSymVecSparse`'s order instead (`solver::mul_m_part`); this order is
-/// kept here on purpose: with the other one, flex_on_hinge's metric PCG moved from 2.1e-16 to
-/// 8.9e-16 m of MuJoCo 3.15.0 (`cargo test --release --test reference_traces -- --nocapture`).
+/// `res = M·vec` with the sparse lower-triangle layout, in MuJoCo 3.15.0's `mj_mulM` order
+/// (`mju_mulSymVecSparse`, read from its binary): rows in order, each starting from its
+/// diagonal product and adding its lower entries from the last to the first, each entry also
+/// added, transposed, to its column's row (an ancestor, already started).
 pub fn mul_m(m: &Model, mm: &[f64], vec: &[f64], res: &mut [f64]) {
-    // diagonal and lower part of row i (a simple run: the same `0 + M·x` per row)
     for r in m_rows(m, 0..m.nv) {
         match r {
             MRows::Simple { dofs, adr } => {
                 let vals = &mm[adr..adr + dofs.len()];
                 let (r, x) = (&mut res[dofs.clone()], &vec[dofs]);
                 for ((r, &x), &v) in r.iter_mut().zip(x).zip(vals) {
-                    *r = 0.0 + v * x;
+                    *r = v * x;
                 }
             }
             MRows::Row { dof, entries } => {
-                let mut s = 0.0;
-                for (&v, &j) in mm[entries.clone()].iter().zip(&m.M_colind[entries]) {
+                let (lower, diag) = (entries.start..entries.end - 1, entries.end - 1);
+                let xi = vec[dof];
+                let mut s = mm[diag] * xi;
+                for (&v, &j) in mm[lower.clone()].iter().zip(&m.M_colind[lower]).rev() {
                     s += v * vec[j as usize];
+                    res[j as usize] += v * xi;
                 }
                 res[dof] = s;
-            }
-        }
-    }
-    // the upper part, by the transposed lower entries (the diagonal is each row's last)
-    for r in m_rows(m, 0..m.nv) {
-        if let MRows::Row { dof, entries } = r {
-            let lower = entries.start..entries.end - 1;
-            let x = vec[dof];
-            for (&v, &j) in mm[lower.clone()].iter().zip(&m.M_colind[lower]) {
-                res[j as usize] += v * x;
             }
         }
     }
