@@ -752,9 +752,6 @@ struct NodeCsr {
     nadr: Vec<usize>,
     /// Neighbour first dofs, per row triple.
     neigh: Vec<usize>,
-    /// The dof of every value column, `neigh[j] + c` for the `3·j + c`-th column of a row
-    /// (`3·nadr[r]..3·nadr[r + 1]` for row triple `r`): the product indexes it directly.
-    cols: Vec<usize>,
     /// Values, per row triple: 3 rows × (3 per neighbour).
     val: Vec<f64>,
     /// Value offset of each row triple.
@@ -807,7 +804,6 @@ impl NodeCsr {
             csr.rowdof.push(di);
             csr.vadr.push(csr.val.len());
             csr.neigh.extend_from_slice(c);
-            csr.cols.extend(c.iter().flat_map(|&n| [n, n + 1, n + 2]));
             csr.nadr.push(csr.neigh.len());
             csr.val.resize(csr.val.len() + 9 * c.len(), 0.0);
         }
@@ -1051,36 +1047,26 @@ fn kernel(
 /// negated scales `−h², −h` (`mjd_effMulAdd`).
 pub fn mul_add(m: &Model, d: &Data, is: &mut InterpScratch, res: &mut [f64], vec: &[f64]) {
     if !is.csr.rowdof.is_empty() {
+        // MuJoCo 3.15.0's block product over efm_K (as FlexCsr::mul_add): per dof row, the
+        // neighbours' 3×3 blocks in column order into a running sum from zero, each block's row
+        // as (v0·x0 + v1·x1) + v2·x2, the sum added to res last
         let csr = &is.csr;
         for (r, &dof) in csr.rowdof.iter().enumerate() {
-            let cols = &csr.cols[3 * csr.nadr[r]..3 * csr.nadr[r + 1]];
-            let n = cols.len();
-            let vals = &csr.val[csr.vadr[r]..csr.vadr[r] + 3 * n];
-            for (rr, v) in vals.chunks_exact(n).enumerate() {
-                res[dof + rr] += dot_rows(v, cols, vec);
+            let nb = &csr.neigh[csr.nadr[r]..csr.nadr[r + 1]];
+            let n = nb.len();
+            let vals = &csr.val[csr.vadr[r]..csr.vadr[r] + 9 * n];
+            for (rr, v) in vals.chunks_exact(3 * n).enumerate() {
+                let mut sum = 0.0;
+                for (b, &dj) in v.chunks_exact(3).zip(nb) {
+                    let x: [f64; 3] = crate::math::get_at(vec, dj);
+                    sum += (b[0] * x[0] + b[1] * x[1]) + b[2] * x[2];
+                }
+                res[dof + rr] += sum;
             }
         }
         return;
     }
     kernel(m, d, is, res, vec, &|f| -metric_scale(m, f));
-}
-
-/// `Σ v[k]·vec[cols[k]]` with `mju_dotSparse`'s summation order.
-fn dot_rows(v: &[f64], cols: &[usize], vec: &[f64]) -> f64 {
-    let (mut r0, mut r1, mut r2, mut r3) = (0.0, 0.0, 0.0, 0.0);
-    let (vc, cc) = (v.chunks_exact(4), cols.chunks_exact(4));
-    let (vt, ct) = (vc.remainder(), cc.remainder());
-    for (v, c) in vc.zip(cc) {
-        r0 += v[0] * vec[c[0]];
-        r1 += v[1] * vec[c[1]];
-        r2 += v[2] * vec[c[2]];
-        r3 += v[3] * vec[c[3]];
-    }
-    let mut res = (r0 + r2) + (r1 + r3);
-    for (v, &c) in vt.iter().zip(ct) {
-        res += v * vec[c];
-    }
-    res
 }
 
 /// The smooth-force shift's interpolated part (`mjd_effShift`): `c += h·krot·qvel`, i.e.
