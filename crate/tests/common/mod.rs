@@ -11,6 +11,24 @@ pub fn repo() -> PathBuf {
         .to_path_buf()
 }
 
+/// The fuzz tests' xorshift generator: a fixed seed gives the same cases on every machine.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// Uniform-ish in `0..n` (`n` at least 1).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+}
+
 /// `../shared` next to the repository (CI has it there); overridable with FLEXLAB_SHARED.
 pub fn shared() -> PathBuf {
     std::env::var("FLEXLAB_SHARED")

@@ -107,19 +107,7 @@ impl DualMatrix {
                 }
             }
             self.ys_adr.push(self.ys.len());
-            for i in (1..nv).rev() {
-                if m.dof_simplenum[i] != 0 {
-                    continue;
-                }
-                let xi = y[i];
-                if xi != 0.0 {
-                    let start = m.M_rowadr[i] as usize;
-                    let end = start + m.M_rownnz[i] as usize - 1;
-                    for a in start..end {
-                        y[m.M_colind[a] as usize] -= qld[a] * xi;
-                    }
-                }
-            }
+            super::inertia::solve_lt(m, qld, y);
             for (x, &s) in y.iter_mut().zip(&self.sqrt_inv_d) {
                 *x *= s;
             }

@@ -101,18 +101,11 @@ pub(super) fn is_simple_run(m: &Model, dofs: &std::ops::Range<usize>) -> bool {
     !dofs.is_empty() && m.dof_simplenum[dofs.start] as usize >= dofs.len()
 }
 
-/// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
-pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
-    let nv = m.nv;
-    if is_simple_run(m, &(0..nv)) {
-        // every dof simple (vertex bodies only): M is diagonal and L empty, one product per dof
-        // instead of three passes that test every dof's row
-        for (x, &d) in x[..nv].iter_mut().zip(&diaginv[..nv]) {
-            *x *= d;
-        }
-        return;
-    }
-    for i in (0..nv).rev() {
+/// `x ← L⁻ᵀ x` with the unit lower factor in `qld` (M's layout): dofs from the last to the
+/// first, each nonzero entry pushed to its ancestors (`mj_solveLD`'s and `mj_solveM2`'s first
+/// sweep).
+pub fn solve_lt(m: &Model, qld: &[f64], x: &mut [f64]) {
+    for i in (0..m.nv).rev() {
         if m.M_rownnz[i] == 1 {
             continue;
         }
@@ -125,6 +118,20 @@ pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
             }
         }
     }
+}
+
+/// In-place solve `x ← (L'DL)⁻¹ x` (`mj_solveLD`, one vector).
+pub fn solve_ld(m: &Model, qld: &[f64], diaginv: &[f64], x: &mut [f64]) {
+    let nv = m.nv;
+    if is_simple_run(m, &(0..nv)) {
+        // every dof simple (vertex bodies only): M is diagonal and L empty, one product per dof
+        // instead of three passes that test every dof's row
+        for (x, &d) in x[..nv].iter_mut().zip(&diaginv[..nv]) {
+            *x *= d;
+        }
+        return;
+    }
+    solve_lt(m, qld, x);
     for i in 0..nv {
         x[i] *= diaginv[i];
     }
