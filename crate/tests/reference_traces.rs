@@ -13,7 +13,8 @@ const FIRST_FRAME_FORCE_TOL: f64 = 1e-6;
 /// rounding, and a last-bit difference in any of them moves where the PCG and CG stop and so
 /// parts the runs. PGS cases: `efc_AR` (through `efc_Y`), the row products over its sparse
 /// pattern, the cone updates and the QCQPs are in MuJoCo's arithmetic. A guard on that, beyond
-/// the tolerances of the manifest.
+/// the tolerances of the manifest. Interpolated and jointed cases: the assembled node rows'
+/// block product, `mj_mulM`'s order, and a dense model's `Jᵀ·f` row after row.
 const BIT_IDENTICAL: &[&str] = &[
     "cloth_on_sphere",
     "cloth_pinned_constraint",
@@ -29,6 +30,9 @@ const BIT_IDENTICAL: &[&str] = &[
     "frictionloss_pgs_elliptic",
     "tendon_rows_pgs",
     "selfcollide_strip_narrow",
+    "trilinear_box_drop",
+    "trilinear_pinned_discrete",
+    "flex_on_hinge",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -108,6 +108,7 @@ impl SolverScratch {
             jt: {
                 let nnz = constraint::max_nnz(m, maxefc);
                 JacT {
+                    dense: false,
                     ptr: crate::data::with_capacity(nv + 2),
                     entry: crate::data::with_capacity(nnz),
                     row: crate::data::with_capacity(nnz),
@@ -900,10 +901,21 @@ fn mul_jac_part(m: &Model, d: &Data, out: &mut [f64], x: &[f64], rows: &[usize])
 /// bench's draped 30×30 cloth, its 50 contacts touch 377 of the 2700 dofs on average (450 at
 /// most).
 fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
+    // MuJoCo's order: a sparse model dots each column with the forces (`mju_mulMatVecSparse`
+    // on JT), a dense one adds the rows one after another (`mju_mulMatTVec`), so each dof sums
+    // its rows in order from zero
     let dof_t = |i: usize| {
         let (a, b) = (jt.ptr[i], jt.ptr[i + 1]);
         let (row, val) = (&jt.row[a..b], &jt.val[a..b]);
-        dot_sparse_avx(val, f, row)
+        if jt.dense {
+            let mut s = 0.0;
+            for (&v, &r) in val.iter().zip(row) {
+                s += v * f[r as usize];
+            }
+            s
+        } else {
+            dot_sparse_avx(val, f, row)
+        }
     };
     match dof_range(dofs) {
         Some(r) => {
@@ -936,6 +948,9 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
 /// 4–9%, over runs of each).
 #[derive(Debug, Clone, Default)]
 struct JacT {
+    /// Whether the model's Jacobian is dense (`mj_isSparse` false), which decides the order of
+    /// the transposed product.
+    dense: bool,
     ptr: Vec<usize>,
     /// The bucketed `(row, value)` pairs, split into `row` and `val`.
     entry: Vec<(i32, f64)>,
@@ -947,7 +962,9 @@ struct JacT {
 }
 
 impl JacT {
-    fn build(&mut self, nv: usize, d: &Data) {
+    fn build(&mut self, m: &Model, d: &Data) {
+        let nv = m.nv;
+        self.dense = !constraint::sparse_jacobian(m);
         let rows = |r: usize| {
             let adr = d.a.efc_J_rowadr[r] as usize;
             adr..adr + d.a.efc_J_rownnz[r] as usize
@@ -1237,7 +1254,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
     warm_start(m, d, w, coupled.then_some(&mut *s));
     let mut islands = std::mem::take(&mut w.islands);
     islands.find(m, d);
-    w.jt.build(nv, d);
+    w.jt.build(m, d);
     if islands.nisland > 0 {
         // the unconstrained dofs: smooth acceleration, no constraint force. MuJoCo 3.15.0's
         // warmstart does this whenever there are islands, also when a coupling metric then
