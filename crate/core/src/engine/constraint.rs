@@ -1058,7 +1058,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
     diag_approx(m, d, &rs);
     s.rows = rs;
     if s.metric.has_diag {
-        metric_diag_scale(m, d, &s.metric.efm_diag);
+        metric_diag_scale(m, d, &s.metric.efm_sdiag);
     }
     make_impedance(m, d);
 }
@@ -1068,7 +1068,7 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// included, and skips a force-clamped actuator: both known only after the actuation stage).
 pub fn rescale_rows(m: &Model, d: &mut Data, s: &Scratch) {
     diag_approx(m, d, &s.rows);
-    metric_diag_scale(m, d, &s.metric.efm_diag);
+    metric_diag_scale(m, d, &s.metric.efm_sdiag);
     make_impedance(m, d);
 }
 

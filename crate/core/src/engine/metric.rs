@@ -40,6 +40,12 @@ pub struct MetricState {
     pub any_flex: bool,
     /// `h·D + h²·K` per dof, clamped PSD (`efm_diag`, 1/s·kg-like units of M).
     pub efm_diag: Vec<f64>,
+    /// `efm_diag` plus this step's actuator terms (MuJoCo's `efm_sdiag`): the whole backbone
+    /// diagonal that the island solves, the row scaling, Newton and the free bodies read.
+    pub efm_sdiag: Vec<f64>,
+    /// This step's actuator terms `(dof, (h²·kp + h·kv)·gear²)`: the operator adds them after
+    /// the joints' part and `qH` after `M + efm_diag`, as MuJoCo 3.15.0 does.
+    act_terms: Vec<(usize, f64)>,
     /// `h·k` of the joint springs per dof (`efm_ck`).
     pub efm_ck: Vec<f64>,
     /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
@@ -130,6 +136,8 @@ impl MetricState {
             has_diag: false,
             any_flex: false,
             efm_diag: crate::data::zeros::<f64>(nv),
+            efm_sdiag: crate::data::zeros::<f64>(nv),
+            act_terms: crate::data::with_capacity(m.nu),
             efm_ck: crate::data::zeros::<f64>(nv),
             efm_c: crate::data::zeros::<f64>(nv),
             any_actuator: (0..m.nu)
@@ -592,13 +600,22 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// hinge or slide joint (the only transmission the compiler lets carry them under discrete)
 /// the moment `m` is the gear on one dof, so both are per-dof terms of `efm_diag` and `efm_c`.
 /// The constraint rows are then rescaled by the new diagonal, and the backbone
-/// `qH = M + diag(efm_diag)` factored in M's sparsity.
+/// The actuators' metric terms, and `qH = M + diag(efm_diag)` factored in M's sparsity.
 pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     let ms = &mut s.metric;
     if !ms.active {
         return;
     }
+    // qH = (M + efm_diag) + each actuator's term, in MuJoCo 3.15.0's order: the joint terms
+    // first, the actuators' after (adding their sum to M instead parted qH by an ulp)
+    d.a.qH.copy_from_slice(&d.a.M);
+    for i in 0..m.nv {
+        let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
+        d.a.qH[adr] += ms.efm_diag[i];
+    }
     let mut added = false;
+    ms.act_terms.clear();
+    ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
     // read each step, as MuJoCo does: options may change after compiling
     if ms.any_actuator && !m.opt.disabled(disable::ACTUATION) {
         let h = m.opt.timestep;
@@ -615,7 +632,10 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
             }
             let dof = m.jnt_dofadr[m.actuator_trnid[2 * i] as usize] as usize;
             let gear = m.actuator_gear[6 * i];
-            ms.efm_diag[dof] += (h * h * gp + h * gv) * gear * gear;
+            let term = (h * h * gp + h * gv) * gear * gear;
+            ms.efm_sdiag[dof] += term;
+            ms.act_terms.push((dof, term));
+            d.a.qH[(m.M_rowadr[dof] + m.M_rownnz[dof] - 1) as usize] += term;
             ms.efm_c[dof] -= h * gp * d.a.actuator_velocity[i] * gear;
             added = true;
         }
@@ -628,11 +648,6 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     let ms = &mut s.metric;
     if ms.has_diag {
-        d.a.qH.copy_from_slice(&d.a.M);
-        for i in 0..m.nv {
-            let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
-            d.a.qH[adr] += ms.efm_diag[i];
-        }
         let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
         factor_i(m, qh, qhd).warn(d);
     }
@@ -665,6 +680,8 @@ pub fn prepare_diag(m: &Model, ms: &mut MetricState) {
     diag_stiff(m, &mut ms.efm_ck);
     fill_diag(m, ms);
     ms.has_diag = ms.efm_diag.iter().any(|&e| e != 0.0);
+    // until the actuation stage adds its terms, the whole diagonal is the joints'
+    ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
 }
 
 /// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).
@@ -673,6 +690,9 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
     if ms.has_diag {
         for i in 0..m.nv {
             res[i] += ms.efm_diag[i] * vec[i];
+        }
+        for &(i, term) in &ms.act_terms {
+            res[i] += term * vec[i];
         }
     }
     for r in &ms.con {
@@ -853,7 +873,7 @@ pub fn discrete_gyro(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     let mut qacc = std::mem::take(&mut d.a.qacc);
     s.free
-        .local_solve(m, d, &rhs, &mut qacc, Some(&s.metric.efm_diag));
+        .local_solve(m, d, &rhs, &mut qacc, Some(&s.metric.efm_sdiag));
     d.a.qacc = qacc;
     s.qfrc_tmp = rhs;
 }

@@ -271,7 +271,7 @@ impl Hessian {
         let diag = s
             .as_ref()
             .filter(|s| s.metric.has_diag)
-            .map(|s| &s.metric.efm_diag[..]);
+            .map(|s| &s.metric.efm_sdiag[..]);
         self.assemble_base(m, d, diag);
         self.base_ok = false;
     }
@@ -1246,7 +1246,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
             w.f[i] += s.metric.efm_c[i];
         }
         if s.metric.has_diag && !coupled {
-            w.metric_diag.extend_from_slice(&s.metric.efm_diag);
+            w.metric_diag.extend_from_slice(&s.metric.efm_sdiag);
         }
     }
     // coupled: the Gauss term with the whole metric and the shifted force (checked against
