@@ -13,8 +13,9 @@ const FIRST_FRAME_FORCE_TOL: f64 = 1e-6;
 /// rounding, and a last-bit difference in any of them moves where the PCG and CG stop and so
 /// parts the runs. PGS cases: `efc_AR` (through `efc_Y`), the row products over its sparse
 /// pattern, the cone updates and the QCQPs are in MuJoCo's arithmetic. A guard on that, beyond
-/// the tolerances of the manifest. Interpolated and jointed cases: the assembled node rows'
-/// block product, `mj_mulM`'s order, and a dense model's `Jᵀ·f` row after row.
+/// the tolerances of the manifest. Interpolated, jointed and actuated cases: the assembled node
+/// rows' block product, `mj_mulM`'s order, a dense model's `Jᵀ·f` row after row, and the
+/// actuators' metric terms added after the joints'.
 const BIT_IDENTICAL: &[&str] = &[
     "cloth_on_sphere",
     "cloth_pinned_constraint",
@@ -33,6 +34,7 @@ const BIT_IDENTICAL: &[&str] = &[
     "trilinear_box_drop",
     "trilinear_pinned_discrete",
     "flex_on_hinge",
+    "actuator_dynamics_discrete",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -50,6 +50,10 @@ pub struct MetricState {
     pub efm_ck: Vec<f64>,
     /// The smooth-force shift `−h·K·v` (`efm_c`, N or N·m per dof).
     pub efm_c: Vec<f64>,
+    /// The actuators' part of the velocity shift, `−h·kp·v·gear` per driven dof (MuJoCo's
+    /// `efm_ca`): kept apart from `efm_c` because MuJoCo 3.15.0 adds it to the right-hand side
+    /// after `qfrc_smooth + efm_c`.
+    pub efm_ca: Vec<f64>,
     /// Some actuator may add a metric term (an affine gain or bias).
     any_actuator: bool,
     /// Flexes whose standard stiffness enters the metric.
@@ -140,6 +144,7 @@ impl MetricState {
             act_terms: crate::data::with_capacity(m.nu),
             efm_ck: crate::data::zeros::<f64>(nv),
             efm_c: crate::data::zeros::<f64>(nv),
+            efm_ca: crate::data::zeros::<f64>(nv),
             any_actuator: (0..m.nu)
                 .any(|i| m.actuator_gaintype[i] == 1 || m.actuator_biastype[i] == 1),
             flex_on: crate::data::zeros(m.nflex),
@@ -616,6 +621,7 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut added = false;
     ms.act_terms.clear();
     ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
+    ms.efm_ca.fill(0.0);
     // read each step, as MuJoCo does: options may change after compiling
     if ms.any_actuator && !m.opt.disabled(disable::ACTUATION) {
         let h = m.opt.timestep;
@@ -636,7 +642,7 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
             ms.efm_sdiag[dof] += term;
             ms.act_terms.push((dof, term));
             d.a.qH[(m.M_rowadr[dof] + m.M_rownnz[dof] - 1) as usize] += term;
-            ms.efm_c[dof] -= h * gp * d.a.actuator_velocity[i] * gear;
+            ms.efm_ca[dof] -= h * gp * d.a.actuator_velocity[i] * gear;
             added = true;
         }
     }
@@ -845,11 +851,11 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
     s.metric.ap = ap;
 }
 
-/// Smooth acceleration under the metric: `qacc_smooth = M̃⁻¹·(qfrc_smooth + efm_c)`.
+/// Smooth acceleration under the metric: `qacc_smooth = M̃⁻¹·(qfrc_smooth + efm_c + efm_ca)`.
 pub fn solve_smooth(m: &Model, d: &mut Data, s: &mut Scratch) {
     let mut rhs = std::mem::take(&mut s.metric.rhs);
     for i in 0..m.nv {
-        rhs[i] = d.a.qfrc_smooth[i] + s.metric.efm_c[i];
+        rhs[i] = (d.a.qfrc_smooth[i] + s.metric.efm_c[i]) + s.metric.efm_ca[i];
     }
     let mut x = std::mem::take(&mut d.a.qacc_smooth);
     solve(m, d, s, &mut x, &rhs);

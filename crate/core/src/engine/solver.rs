@@ -1243,7 +1243,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
     w.metric_diag.clear();
     if s.metric.active {
         for i in 0..nv {
-            w.f[i] += s.metric.efm_c[i];
+            w.f[i] = (w.f[i] + s.metric.efm_c[i]) + s.metric.efm_ca[i];
         }
         if s.metric.has_diag && !coupled {
             w.metric_diag.extend_from_slice(&s.metric.efm_sdiag);
