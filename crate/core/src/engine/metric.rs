@@ -611,13 +611,6 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     if !ms.active {
         return;
     }
-    // qH = (M + efm_diag) + each actuator's term, in MuJoCo 3.15.0's order: the joint terms
-    // first, the actuators' after (adding their sum to M instead parted qH by an ulp)
-    d.a.qH.copy_from_slice(&d.a.M);
-    for i in 0..m.nv {
-        let adr = (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
-        d.a.qH[adr] += ms.efm_diag[i];
-    }
     let mut added = false;
     ms.act_terms.clear();
     ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
@@ -641,7 +634,6 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
             let term = (h * h * gp + h * gv) * gear * gear;
             ms.efm_sdiag[dof] += term;
             ms.act_terms.push((dof, term));
-            d.a.qH[(m.M_rowadr[dof] + m.M_rownnz[dof] - 1) as usize] += term;
             ms.efm_ca[dof] -= h * gp * d.a.actuator_velocity[i] * gear;
             added = true;
         }
@@ -654,6 +646,16 @@ pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     }
     let ms = &mut s.metric;
     if ms.has_diag {
+        // qH = (M + efm_diag) + each actuator's term, in MuJoCo 3.15.0's order: the joints'
+        // terms first, the actuators' after (adding their sum to M instead parted qH by an ulp)
+        d.a.qH.copy_from_slice(&d.a.M);
+        let diag = |i: usize| (m.M_rowadr[i] + m.M_rownnz[i] - 1) as usize;
+        for i in 0..m.nv {
+            d.a.qH[diag(i)] += ms.efm_diag[i];
+        }
+        for &(i, term) in &ms.act_terms {
+            d.a.qH[diag(i)] += term;
+        }
         let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
         factor_i(m, qh, qhd).warn(d);
     }
