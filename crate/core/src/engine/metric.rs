@@ -603,17 +603,18 @@ pub fn shift(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// `(h²·g_p + h·g_v)·mᵀm`, `g_p = max(0, −∂f/∂length)` and `g_v = max(0, −∂f/∂velocity)`
 /// (none while `forcerange` clamps the force), and its shift `−h·g_p·velocity·mᵀ`. On a
 /// hinge or slide joint (the only transmission the compiler lets carry them under discrete)
-/// the moment `m` is the gear on one dof, so both are per-dof terms of `efm_diag` and `efm_c`.
-/// The constraint rows are then rescaled by the new diagonal, and the backbone
-/// The actuators' metric terms, and `qH = M + diag(efm_diag)` factored in M's sparsity.
+/// the moment `m` is the gear on one dof, so both are per-dof terms: of `efm_sdiag` (with
+/// `act_terms` kept for the operator) and of `efm_ca`. The constraint rows are then rescaled by
+/// the new diagonal, and the backbone `qH = (M + efm_diag) + the actuators' terms` is factored
+/// in M's sparsity.
 pub fn actuation(m: &Model, d: &mut Data, s: &mut Scratch) {
     let ms = &mut s.metric;
     if !ms.active {
         return;
     }
     let mut added = false;
+    // `prepare_diag` set efm_sdiag to the joints' diagonal at the start of this forward
     ms.act_terms.clear();
-    ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
     ms.efm_ca.fill(0.0);
     // read each step, as MuJoCo does: options may change after compiling
     if ms.any_actuator && !m.opt.disabled(disable::ACTUATION) {
