@@ -35,6 +35,20 @@ const BIT_IDENTICAL: &[&str] = &[
     "trilinear_pinned_discrete",
     "flex_on_hinge",
     "actuator_dynamics_discrete",
+    // Newton in dense models: each island's Hessian factored and updated as MuJoCo does
+    "newton_dense_elliptic",
+    "box_box_sphere",
+    "cable1d_edge",
+    "cable_boxes",
+    "clip_primitives",
+    "eq_weld_connect_euler",
+    "eq_sites_euler",
+    "frictionloss_newton_pyramidal",
+    "frictionloss_discrete_newton",
+    "free_box_condim6",
+    "mesh_plane_box",
+    "segments_on_box",
+    "tendon_rows_newton",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.
@@ -239,6 +253,7 @@ reference_cases!(
     cable_boxes,
     tendon_rows_pgs,
     tendon_rows_newton,
+    newton_dense_elliptic,
     tendon_rows_discrete,
     ex_cloth_sdf,
     cable_site_motors,

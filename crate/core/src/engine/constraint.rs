@@ -1427,21 +1427,39 @@ pub fn jac_row_dot(m: &Model, d: &Data, r: usize, x: &[f64]) -> f64 {
     if sparse_jacobian(m) {
         return super::solver::dot_sparse_avx(vals, x, cols);
     }
-    dense_row_dot(vals, cols, x, m.nv)
+    dense_row_dot(vals, cols, x, m.nv, |c| c)
 }
 
-/// `Σ vals[t]·x[cols[t]]` in `mju_dot`'s order over a dense row of `nv` columns: the product in
-/// column `c` joins running sum `c mod 4` while `c` is below the last multiple of 4, the rest
-/// are summed apart and added last. Four named sums, not an indexed array (which went through
+/// `J[r]·x` in a dense model as MuJoCo forms it on an island's own block of J (`mju_block`):
+/// `mju_dot` over the island's `n` columns, column `c` of the model being column `local[c]` of
+/// the block.
+#[inline]
+pub fn jac_row_dot_local(d: &Data, r: usize, x: &[f64], local: &[usize], n: usize) -> f64 {
+    let adr = d.a.efc_J_rowadr[r] as usize;
+    let k = d.a.efc_J_rownnz[r] as usize;
+    let (vals, cols) = (&d.a.efc_J[adr..adr + k], &d.a.efc_J_colind[adr..adr + k]);
+    dense_row_dot(vals, cols, x, n, |c| local[c])
+}
+
+/// `Σ vals[t]·x[cols[t]]` in `mju_dot`'s order over a dense row of `nv` columns, model column
+/// `c` being column `col(c)` of the row: the product in row column `k` joins running sum
+/// `k mod 4` while `k` is below the last multiple of 4, the rest are summed apart and added
+/// last. Four named sums, not an indexed array (which went through
 /// memory: 19% of a small contact model's step); the columns come in runs, so the branch on
 /// `c mod 4` predicts well (rotating four registers per run of columns was slower still).
 #[inline]
-fn dense_row_dot(vals: &[f64], cols: &[i32], x: &[f64], nv: usize) -> f64 {
+fn dense_row_dot(
+    vals: &[f64],
+    cols: &[i32],
+    x: &[f64],
+    nv: usize,
+    col: impl Fn(usize) -> usize,
+) -> f64 {
     let body = nv - nv % 4;
     let (mut s0, mut s1, mut s2, mut s3, mut tail) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for (&v, &c) in vals.iter().zip(cols) {
-        let c = c as usize;
-        let p = v * x[c];
+        let p = v * x[c as usize];
+        let c = col(c as usize);
         if c >= body {
             tail += p;
             continue;
@@ -1716,7 +1734,7 @@ mod dense_dot_tests {
                 .iter()
                 .map(|&c| 1.0 / (c as f64 + 0.37) - ((next() % 1000) as f64) * 1e-3)
                 .collect();
-            let a = dense_row_dot(&vals, &cols, &x, nv);
+            let a = dense_row_dot(&vals, &cols, &x, nv, |c| c);
             let b = plain(&vals, &cols, &x, nv);
             assert_eq!(
                 a.to_bits(),

@@ -12,8 +12,10 @@
 //! (see README, "Random scenes", for what is still open).
 
 use super::constraint::{self, kind, state};
+use super::dense_chol;
 use super::inertia::{is_simple_run, mul_m, solve_ld};
 use super::island::{bucket, Islands as Island};
+use super::newton_dense::IslandRef;
 use super::sparse_chol::SparseLdl;
 use super::{metric, Scratch};
 use crate::data::Data;
@@ -39,6 +41,12 @@ pub struct SolverScratch {
     jar: Vec<f64>,
     jv: Vec<f64>,
     hess: Hessian,
+    /// Newton in a dense model without flex metric terms: each island's Hessian as MuJoCo
+    /// forms it (`dense_on` says whether this solve uses it instead of `hess`).
+    dense: super::newton_dense::DenseHessian,
+    dense_on: bool,
+    /// Island-local index of each dof of the island being solved.
+    local: Vec<usize>,
     /// PGS: `AR` (`efc_AR`) of this step's rows.
     dual: super::dualmat::DualMatrix,
     /// PGS: `AR·f` for the warm start's cost.
@@ -91,6 +99,13 @@ impl SolverScratch {
             } else {
                 Hessian::default()
             },
+            dense: if m.opt.solver == Solver::Newton && !constraint::sparse_jacobian(m) {
+                super::newton_dense::DenseHessian::new(nv)
+            } else {
+                Default::default()
+            },
+            dense_on: false,
+            local: crate::data::zeros(nv),
             dual: Default::default(),
             arf: z(maxefc),
             force: z(maxefc),
@@ -887,9 +902,26 @@ fn solve_ld_part(
 }
 
 /// `out = J·x` on the rows `rows`.
-fn mul_jac_part(m: &Model, d: &Data, out: &mut [f64], x: &[f64], rows: &[usize]) {
+/// `out = J·x` on the rows `rows` of an island whose dofs have the island-local indices
+/// `local` (`n` of them): in a dense model MuJoCo multiplies the island's own dense block of J
+/// (`mju_block`), so each row's `mju_dot` runs over `n` columns numbered within the island.
+fn mul_jac_part(
+    m: &Model,
+    d: &Data,
+    out: &mut [f64],
+    x: &[f64],
+    rows: &[usize],
+    local: &[usize],
+    n: usize,
+) {
+    if constraint::sparse_jacobian(m) {
+        for &r in rows {
+            out[r] = constraint::jac_row_dot(m, d, r, x);
+        }
+        return;
+    }
     for &r in rows {
-        out[r] = constraint::jac_row_dot(m, d, r, x);
+        out[r] = constraint::jac_row_dot_local(d, r, x, local, n);
     }
 }
 
@@ -1129,7 +1161,7 @@ pub(super) fn dot_mj_slices(a: &[f64], b: &[f64]) -> f64 {
 /// `mju_dot` of two short slices, out of line: the PGS block updates and the small QCQPs call
 /// it at many places, and one copy keeps the browser build small.
 #[inline(never)]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     dot_mj_slices(a, b)
 }
 
@@ -1266,9 +1298,11 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         }
     }
     w.qfrc.fill(0.0);
-    if newton {
-        // one Hessian for all islands: it is block diagonal over them, so each island's
-        // direction is that of its own Hessian
+    // a dense model factors each island's Hessian densely, as MuJoCo does; otherwise one
+    // sparse Hessian serves all islands: it is block diagonal over them, so each island's
+    // direction is that of its own Hessian
+    w.dense_on = newton && !coupled && !constraint::sparse_jacobian(m);
+    if newton && !w.dense_on {
         prepare_newton(m, d, s, w);
     }
     let mut niter = 0;
@@ -1327,6 +1361,9 @@ fn primal_part(
     mut metric: Option<&mut Scratch>,
 ) -> usize {
     let tol = m.opt.tolerance;
+    for (k, &i) in dofs.iter().enumerate() {
+        w.local[i] = k;
+    }
     let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
     mul_mtilde_part(
         m,
@@ -1337,7 +1374,7 @@ fn primal_part(
         &mut w.ma,
         dofs,
     );
-    mul_jac_part(m, d, &mut w.jar, &w.a, rows);
+    mul_jac_part(m, d, &mut w.jar, &w.a, rows, &w.local, dofs.len());
     for &r in rows {
         w.jar[r] -= d.a.efc_aref[r];
     }
@@ -1351,8 +1388,18 @@ fn primal_part(
     let flat = scale * dot_part(&w.grad, &w.grad, dofs).sqrt() < tol;
     let mut done = gap && (!newton || flat);
     if !done && newton {
-        w.hess.refresh(d);
-        w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
+        if w.dense_on {
+            let isl = IslandRef {
+                dofs,
+                rows,
+                local: &w.local,
+            };
+            w.dense.start(m, d, &w.metric_diag, isl);
+            w.dense.solve(&w.grad, &mut w.mgrad, dofs);
+        } else {
+            w.hess.refresh(d);
+            w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
+        }
         done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     }
     if !done {
@@ -1384,8 +1431,18 @@ fn primal_part(
             map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
                 *g = ma - f - q
             });
-            w.hess.refresh(d);
-            w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
+            if w.dense_on {
+                let isl = IslandRef {
+                    dofs,
+                    rows,
+                    local: &w.local,
+                };
+                w.dense.update(m, d, &w.metric_diag, isl, &w.oldstate);
+                w.dense.solve(&w.grad, &mut w.mgrad, dofs);
+            } else {
+                w.hess.refresh(d);
+                w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
+            }
         } else {
             cg_gradient(w, dofs);
             part_prec(m, d, w, dofs, metric.as_deref_mut());
@@ -1488,7 +1545,7 @@ fn primal_search(
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
     let maxiter = m.opt.max_ls_iterations();
     mul_mtilde_part(m, d, &w.metric_diag, metric, &w.search, &mut w.mv, dofs);
-    mul_jac_part(m, d, &mut w.jv, &w.search, rows);
+    mul_jac_part(m, d, &mut w.jv, &w.search, rows, &w.local, dofs.len());
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
     let g2 = 0.5 * dot_part(&w.search, &w.mv, dofs);
@@ -1931,11 +1988,11 @@ fn qcqp_n(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool 
         for i in 0..n {
             l[i * (n + 1)] += la;
         }
-        if chol_factor_small(&mut l[..n * n], n, 1e-10) < n {
+        if dense_chol::factor(&mut l[..n * n], n, 1e-10) < n {
             res.fill(0.0);
             return false;
         }
-        chol_solve_small(res, &l[..n * n], &b[..n]);
+        dense_chol::solve(res, &l[..n * n], &b[..n]);
         for x in res.iter_mut() {
             *x *= -1.0;
         }
@@ -1944,7 +2001,7 @@ fn qcqp_n(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool 
             break;
         }
         let mut t = [0.0; 5];
-        chol_solve_small(&mut t[..n], &l[..n * n], res);
+        dense_chol::solve(&mut t[..n], &l[..n * n], res);
         let deriv = -2.0 * dot(&res[..n], &t[..n]);
         let delta = -val / deriv;
         if delta < 1e-10 {
@@ -1956,55 +2013,6 @@ fn qcqp_n(res: &mut [f64], ain: &[f64], bin: &[f64], d: &[f64], r: f64) -> bool 
         res[i] *= d[i];
     }
     la != 0.0
-}
-
-/// In-place dense Cholesky `L·Lᵀ` of a small `n × n` matrix (`mju_cholFactor`): a pivot under
-/// `mindiag` is raised to it and its column cleared. Returns the rank.
-fn chol_factor_small(mat: &mut [f64], n: usize, mindiag: f64) -> usize {
-    let mut rank = n;
-    for j in 0..n {
-        let mut tmp = mat[j * (n + 1)];
-        if j > 0 {
-            tmp -= dot(&mat[j * n..j * n + j], &mat[j * n..j * n + j]);
-        }
-        let deficient = tmp < mindiag;
-        if deficient {
-            tmp = mindiag;
-            rank -= 1;
-        }
-        mat[j * (n + 1)] = tmp.sqrt();
-        if deficient {
-            for i in j + 1..n {
-                mat[i * n + j] = 0.0;
-            }
-        } else {
-            let inv = 1.0 / mat[j * (n + 1)];
-            for i in j + 1..n {
-                mat[i * n + j] =
-                    (mat[i * n + j] - dot(&mat[i * n..i * n + j], &mat[j * n..j * n + j])) * inv;
-            }
-        }
-    }
-    rank
-}
-
-/// `res = (L·Lᵀ)⁻¹·vec` with the factor of [`chol_factor_small`] (`mju_cholSolve`).
-fn chol_solve_small(res: &mut [f64], mat: &[f64], vec: &[f64]) {
-    let n = res.len();
-    res.copy_from_slice(&vec[..n]);
-    for i in 0..n {
-        if i > 0 {
-            let s = dot(&mat[i * n..i * n + i], &res[..i]);
-            res[i] -= s;
-        }
-        res[i] /= mat[i * (n + 1)];
-    }
-    for i in (0..n).rev() {
-        for j in i + 1..n {
-            res[i] -= mat[j * n + i] * res[j];
-        }
-        res[i] /= mat[i * (n + 1)];
-    }
 }
 
 /// Scales friction onto the ellipsoid `Σ(fⱼ/μⱼ)² = normal²` (only if outside, when `feasible`).
