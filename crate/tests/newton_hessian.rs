@@ -1,5 +1,5 @@
-//! The Newton solver's sparse Hessian (with incremental updates) inverts H = M + Jᵀ·D·J on
-//! states reached by real steps.
+//! The Newton solver's Hessians, sparse and dense (each with incremental updates), invert
+//! H = M + Jᵀ·D·J on states reached by real steps.
 
 use flexlab::engine::constraint::{self, kind, state};
 use flexlab::engine::inertia::mul_m;

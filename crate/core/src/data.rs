@@ -329,6 +329,7 @@ impl std::ops::DerefMut for Data {
 
 impl Data {
     /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
+    #[cold]
     pub fn new(m: &Model) -> Data {
         let maxcon = crate::engine::collision::max_contacts(m);
         let kept = crate::engine::collision::max_kept_contacts(m);
@@ -342,6 +343,7 @@ impl Data {
         Data::sized(m, 0, 0)
     }
 
+    #[cold]
     fn sized(m: &Model, maxcon: usize, maxefc: usize) -> Data {
         let nq = m.nq;
         let nv = m.nv;

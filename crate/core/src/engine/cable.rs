@@ -73,6 +73,7 @@ fn quat_at(v: &[f64], adr: usize) -> Quat {
 /// Builds every cable instance of the model (the plugin's `init`), with `configs[k]` the
 /// config of instance k (`None` for instances of other plugins). Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
 /// number.
+#[cold]
 pub fn init(
     m: &Model,
     configs: &[Option<&[(String, String)]>],

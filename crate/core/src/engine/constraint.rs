@@ -59,6 +59,7 @@ pub struct RowScratch {
 }
 
 impl RowScratch {
+    #[cold]
     pub fn new(nv: usize, maxcon: usize) -> Self {
         RowScratch {
             jp: crate::data::zeros::<f64>(3 * nv),

@@ -53,6 +53,7 @@ fn maps_vertices(m: &Model, f: usize) -> bool {
 
 impl VertJac {
     /// The entries' layout and dofs, fixed by the model.
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let mut adr = crate::data::with_capacity(m.nflexvert + 1);
         let mut dof = Vec::new();
@@ -111,6 +112,7 @@ impl VertJac {
 }
 
 impl ElasticScratch {
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let maxv = (0..m.nflex)
             .map(|f| m.flex_vertnum[f] as usize)

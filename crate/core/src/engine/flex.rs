@@ -206,6 +206,7 @@ pub struct VertCols {
 
 impl VertCols {
     /// The columns' layout, fixed by the model.
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let mut adr = crate::data::with_capacity(m.nflexvert + 1);
         let mut n = 0;

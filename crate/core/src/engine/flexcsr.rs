@@ -84,6 +84,7 @@ const NONE: u32 = u32::MAX;
 
 impl FlexCsr {
     /// The sparsity of all simple 2D/3D flexes with stiffness (`on[f]`).
+    #[cold]
     pub fn new(m: &Model, on: &[bool]) -> Self {
         let mut c = FlexCsr {
             vert_slot: vec![-1; m.nflexvert],

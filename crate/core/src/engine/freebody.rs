@@ -208,6 +208,7 @@ pub struct FreeBodies {
 }
 
 impl FreeBodies {
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let bodies = (0..m.njnt)
             .filter(|&j| m.jnt_type[j] == 0 && is_free_body(m, m.jnt_bodyid[j] as usize))

@@ -171,6 +171,7 @@ pub struct Rk4Scratch {
 }
 
 impl Rk4Scratch {
+    #[cold]
     pub fn new(nq: usize, nv: usize, na: usize) -> Self {
         Rk4Scratch {
             x: vec![crate::data::zeros::<f64>(nq + nv + na); 4],

@@ -307,6 +307,7 @@ pub struct InterpScratch {
 }
 
 impl InterpScratch {
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let interp: Vec<usize> = (0..m.nflex).filter(|&f| m.flex_interp[f] != 0).collect();
         if interp.is_empty() {
@@ -760,6 +761,7 @@ struct NodeCsr {
 
 impl NodeCsr {
     /// The structure (constant for the model), or an empty CSR if MuJoCo would not assemble.
+    #[cold]
     fn new(m: &Model) -> NodeCsr {
         let mut csr = NodeCsr::default();
         if !assembles(m) {

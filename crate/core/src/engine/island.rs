@@ -42,6 +42,7 @@ fn flex_couples(m: &Model, f: usize) -> bool {
 
 impl Islands {
     /// Buffers sized for the model and the row capacity; the flex couplings are found once.
+    #[cold]
     pub fn new(m: &Model, maxefc: usize) -> Self {
         let mut flex_pairs = Vec::new();
         for f in 0..m.nflex {

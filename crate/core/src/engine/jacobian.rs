@@ -185,6 +185,7 @@ pub struct JacScratch {
 }
 
 impl JacScratch {
+    #[cold]
     pub fn new(nv: usize) -> Self {
         JacScratch {
             chain: crate::data::zeros(nv.max(1)),

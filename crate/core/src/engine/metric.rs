@@ -128,6 +128,7 @@ pub struct PassiveRow {
 pub const PASSIVE_OMEGA2: f64 = 5e7;
 
 impl MetricState {
+    #[cold]
     pub fn new(m: &Model) -> Self {
         let nv = m.nv;
         let maxv = (0..m.nflex)

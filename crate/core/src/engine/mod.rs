@@ -66,6 +66,7 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    #[cold]
     pub fn new(m: &Model, maxcon: usize, maxefc: usize) -> Scratch {
         let maxnode = (0..m.nflex)
             .map(|f| m.flex_nodenum[f] as usize)

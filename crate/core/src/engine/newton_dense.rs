@@ -55,6 +55,7 @@ fn row<'a>(d: &'a Data, isl: IslandRef<'a>, r: usize) -> impl Iterator<Item = (u
 
 impl DenseHessian {
     /// Buffers for a model of `nv` dofs.
+    #[cold]
     pub fn new(nv: usize) -> Self {
         let z = crate::data::zeros::<f64>;
         DenseHessian {

@@ -76,6 +76,7 @@ pub struct SolverScratch {
 
 impl SolverScratch {
     /// Buffers for model `m` with room for `maxefc` constraint rows.
+    #[cold]
     pub fn new(m: &Model, maxefc: usize) -> Self {
         let nv = m.nv;
         let z = |n: usize| crate::data::zeros::<f64>(n);
@@ -206,6 +207,7 @@ pub struct Hessian {
 impl Hessian {
     /// Reserves every buffer whose size the model bounds (rows, Jacobian entries, M, dofs) and
     /// a guess at the factor's, so that stepping rarely has to grow them when contacts come.
+    #[cold]
     fn new(m: &Model, maxefc: usize) -> Self {
         let (nv, nm) = (m.nv, m.M_colind.len());
         let nj = constraint::max_nnz(m, maxefc);
@@ -1388,18 +1390,7 @@ fn primal_part(
     let flat = scale * dot_part(&w.grad, &w.grad, dofs).sqrt() < tol;
     let mut done = gap && (!newton || flat);
     if !done && newton {
-        if w.dense_on {
-            let isl = IslandRef {
-                dofs,
-                rows,
-                local: &w.local,
-            };
-            w.dense.start(m, d, &w.metric_diag, isl);
-            w.dense.solve(&w.grad, &mut w.mgrad, dofs);
-        } else {
-            w.hess.refresh(d);
-            w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
-        }
+        newton_mgrad(m, d, w, dofs, rows, true);
         done = flat && (0.5 * scale * dot_part(&w.grad, &w.mgrad, dofs)).max(0.0) < tol;
     }
     if !done {
@@ -1431,18 +1422,7 @@ fn primal_part(
             map3_part(&mut w.grad, &w.ma, &w.f, &w.qfrc, dofs, |g, ma, f, q| {
                 *g = ma - f - q
             });
-            if w.dense_on {
-                let isl = IslandRef {
-                    dofs,
-                    rows,
-                    local: &w.local,
-                };
-                w.dense.update(m, d, &w.metric_diag, isl, &w.oldstate);
-                w.dense.solve(&w.grad, &mut w.mgrad, dofs);
-            } else {
-                w.hess.refresh(d);
-                w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
-            }
+            newton_mgrad(m, d, w, dofs, rows, false);
         } else {
             cg_gradient(w, dofs);
             part_prec(m, d, w, dofs, metric.as_deref_mut());
@@ -1484,6 +1464,35 @@ fn primal_part(
         }
     }
     iter
+}
+
+/// Newton's direction `w.mgrad = H⁻¹·w.grad` on the island: with `first`, H is formed and
+/// factored at the rows' states; otherwise its factor is brought up to date with the rows whose
+/// state changed since `w.oldstate`.
+fn newton_mgrad(
+    m: &Model,
+    d: &Data,
+    w: &mut SolverScratch,
+    dofs: &[usize],
+    rows: &[usize],
+    first: bool,
+) {
+    if !w.dense_on {
+        w.hess.refresh(d);
+        w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
+        return;
+    }
+    let isl = IslandRef {
+        dofs,
+        rows,
+        local: &w.local,
+    };
+    if first {
+        w.dense.start(m, d, &w.metric_diag, isl);
+    } else {
+        w.dense.update(m, d, &w.metric_diag, isl, &w.oldstate);
+    }
+    w.dense.solve(&w.grad, &mut w.mgrad, dofs);
 }
 
 /// Row forces and states from `w.jar` on `rows`, and `w.qfrc = Jᵀ·force` on `dofs`.

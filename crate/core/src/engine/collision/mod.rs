@@ -124,6 +124,7 @@ pub struct CollisionScratch {
 }
 
 impl CollisionScratch {
+    #[cold]
     pub fn new(m: &Model, maxcon: usize) -> Self {
         let nbf = m.nbody + m.nflex;
         let maxelem = (0..m.nflex)
