@@ -42,6 +42,32 @@ fn mul_h(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
     }
 }
 
+/// Checks `H·x = b` to 1e-8 relative for `x` from `solve(b, x)` and a right-hand side `b`
+/// that `seed` varies, `H` applied matrix-free by [`mul_h`].
+fn assert_inverts(
+    what: &str,
+    m: &Model,
+    d: &Data,
+    s: &mut Scratch,
+    seed: usize,
+    solve: impl FnOnce(&[f64], &mut [f64]),
+) {
+    let nv = m.nv;
+    let b: Vec<f64> = (0..nv)
+        .map(|i| ((i * 7919 + seed) % 97) as f64 / 97.0 - 0.5)
+        .collect();
+    let mut x = vec![0.0; nv];
+    solve(&b, &mut x);
+    let mut hx = vec![0.0; nv];
+    mul_h(m, d, s, &x, &mut hx);
+    let scale = b.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let err = hx
+        .iter()
+        .zip(&b)
+        .fold(0.0f64, |a, (p, q)| a.max((p - q).abs()));
+    assert!(err < 1e-8 * scale, "{what}: |H·H⁻¹b − b| = {err:e}");
+}
+
 /// Steps a Newton model and, every 10 steps with constraint rows, checks `H·(H⁻¹·b) = b`
 /// with the sparse factor against the matrix-free product; returns (states checked, cone
 /// rows met, rank-1 updates made after flipping row states).
@@ -87,23 +113,11 @@ fn check_model(name: &str, steps: usize) -> (usize, usize, usize) {
             if round > 0 {
                 updates += hess.nupdate;
             }
-            let b: Vec<f64> = (0..nv)
-                .map(|i| ((i * 7919 + step + round) % 97) as f64 / 97.0 - 0.5)
-                .collect();
-            let mut x = vec![0.0; nv];
             let all: Vec<usize> = (0..nv).collect();
-            hess.solve_island(&b, &mut x, &all);
-            let mut hx = vec![0.0; nv];
-            mul_h(&m, &d, &mut s, &x, &mut hx);
-            let scale = b.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            let err = hx
-                .iter()
-                .zip(&b)
-                .fold(0.0f64, |a, (p, q)| a.max((p - q).abs()));
-            assert!(
-                err < 1e-8 * scale,
-                "{name} step {step} round {round}: |H·H⁻¹b − b| = {err:e}"
-            );
+            let what = format!("{name} step {step} round {round}");
+            assert_inverts(&what, &m, &d, &mut s, step + round, |b, x| {
+                hess.solve_island(b, x, &all)
+            });
         }
         d.scratch = s;
     }
@@ -191,22 +205,10 @@ fn check_dense(name: &str, steps: usize) -> (usize, usize, usize) {
                 }
                 hess.update(&m, &d, &[], isl, &old);
             }
-            let b: Vec<f64> = (0..nv)
-                .map(|i| ((i * 7919 + step + round) % 97) as f64 / 97.0 - 0.5)
-                .collect();
-            let mut x = vec![0.0; nv];
-            hess.solve(&b, &mut x, &dofs);
-            let mut hx = vec![0.0; nv];
-            mul_h(&m, &d, &mut s, &x, &mut hx);
-            let scale = b.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            let err = hx
-                .iter()
-                .zip(&b)
-                .fold(0.0f64, |a, (p, q)| a.max((p - q).abs()));
-            assert!(
-                err < 1e-8 * scale,
-                "{name} step {step} round {round}: |H·H⁻¹b − b| = {err:e}"
-            );
+            let what = format!("{name} step {step} round {round}");
+            assert_inverts(&what, &m, &d, &mut s, step + round, |b, x| {
+                hess.solve(b, x, &dofs)
+            });
         }
         d.scratch = s;
     }
