@@ -1,7 +1,8 @@
 //! Prints one data field by its MuJoCo name after `forward` from keyframe 0 (if any) and
 //! `STEPS` steps: `data_dump MODEL.xml NAME [STEPS] [FROM] [COUNT]`. With `STATE=FILE` in the
 //! environment (qpos then qvel, one number a line, as `scripts/oracle/contacts.py` writes
-//! MuJoCo's; a third block, if there, is `qacc_warmstart`), that state is loaded after the
+//! MuJoCo's; a third block, if there, is `qacc_warmstart`, and a fourth `act`), that state is
+//! loaded after the
 //! steps, so both engines start from the same bits;
 //! `AFTER=N` then steps N more times from it.
 fn main() {
@@ -22,15 +23,19 @@ fn main() {
         let text = std::fs::read_to_string(path).expect("state file");
         let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
         // qpos, qvel and, optionally, qacc_warmstart (the solver's start in the next step)
+        // and act (actuator activations)
         let warm = m.nq + 2 * m.nv;
         assert!(
-            x.len() == m.nq + m.nv || x.len() == warm,
-            "state file holds qpos, qvel [and qacc_warmstart]"
+            x.len() == m.nq + m.nv || x.len() == warm || x.len() == warm + m.na,
+            "state file holds qpos, qvel [and qacc_warmstart [and act]]"
         );
         d.a.qpos.copy_from_slice(&x[..m.nq]);
         d.a.qvel.copy_from_slice(&x[m.nq..m.nq + m.nv]);
-        if x.len() == warm {
-            d.a.qacc_warmstart.copy_from_slice(&x[m.nq + m.nv..]);
+        if x.len() >= warm {
+            d.a.qacc_warmstart.copy_from_slice(&x[m.nq + m.nv..warm]);
+        }
+        if x.len() == warm + m.na {
+            d.a.act.copy_from_slice(&x[warm..]);
         }
         // AFTER=N: N more steps from that state (a fresh warm start, as a new MjData has)
         let after: usize = std::env::var("AFTER").map_or(0, |s| s.parse().unwrap());

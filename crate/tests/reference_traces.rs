@@ -37,6 +37,7 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_dynamics_discrete",
     // Newton in dense models: each island's Hessian factored and updated as MuJoCo does
     "newton_dense_elliptic",
+    "island_first_row",
     "box_box_sphere",
     "cable1d_edge",
     "cable_boxes",
@@ -254,6 +255,7 @@ reference_cases!(
     tendon_rows_pgs,
     tendon_rows_newton,
     newton_dense_elliptic,
+    island_first_row,
     tendon_rows_discrete,
     ex_cloth_sdf,
     cable_site_motors,

@@ -1433,7 +1433,7 @@ pub fn jac_row_dot(m: &Model, d: &Data, r: usize, x: &[f64]) -> f64 {
 
 /// `J[r]·x` in a dense model as MuJoCo forms it on an island's own block of J (`mju_block`):
 /// `mju_dot` over the island's `n` columns, column `c` of the model being column `local[c]` of
-/// the block.
+/// the block, or outside it (`usize::MAX`, left out).
 #[inline]
 pub fn jac_row_dot_local(d: &Data, r: usize, x: &[f64], local: &[usize], n: usize) -> f64 {
     let adr = d.a.efc_J_rowadr[r] as usize;
@@ -1461,6 +1461,10 @@ fn dense_row_dot(
     for (&v, &c) in vals.iter().zip(cols) {
         let p = v * x[c as usize];
         let c = col(c as usize);
+        if c == usize::MAX {
+            // a column outside the island's block
+            continue;
+        }
         if c >= body {
             tail += p;
             continue;

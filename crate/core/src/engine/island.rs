@@ -2,7 +2,7 @@
 //! the stiffness of a flex that spans them, form one island; the solvers treat each island as
 //! its own problem on island-local dofs and rows.
 
-use crate::data::Data;
+use crate::data::{cnstr, Data};
 use crate::model::{disable, Model};
 
 /// "No tree" / "no island" in the index arrays.
@@ -23,6 +23,8 @@ pub struct Islands {
     parent: Vec<usize>,
     /// Island of each tree (`NONE`: unconstrained).
     tree_island: Vec<usize>,
+    /// Tree of each row: the first its constraint touches (MuJoCo's `efc_tree`).
+    efc_tree: Vec<usize>,
     /// Model constant: pairs of trees that a stiff or passive-contact flex couples without any
     /// constraint row (a star around the flex's first tree with dofs).
     flex_pairs: Vec<(usize, usize)>,
@@ -38,6 +40,43 @@ fn flex_couples(m: &Model, f: usize) -> bool {
     let sadr = m.flex_stiffnessadr[f];
     let stiff = m.flex_bendingadr[f] >= 0 || (sadr >= 0 && m.flex_stiffness[sadr as usize] != 0.0);
     stiff || m.flex_passive[f] != 0
+}
+
+/// Whether constraint `(ty, id)` is a flex equality (`mjEQ_FLEX`, `FLEXVERT`, `FLEXSTRAIN`),
+/// whose rows MuJoCo's islands scan one by one.
+fn is_flex_equality(m: &Model, ty: i32, id: i32) -> bool {
+    ty == cnstr::EQUALITY && (4..=6).contains(&m.eq_type[id as usize])
+}
+
+/// The two trees (negative: static) MuJoCo's `mj_island` takes for a constraint without looking
+/// at its Jacobian: a dof's friction, a joint's limit, a contact between two geoms, a connect or
+/// weld; `None` for the others, whose trees it scans from the first row.
+fn constraint_trees(m: &Model, d: &Data, ty: i32, id: i32) -> Option<(i32, i32)> {
+    let id = id as usize;
+    let body_tree = |b: usize| m.body_treeid[b];
+    match ty {
+        cnstr::FRICTION_DOF => Some((m.dof_treeid[id], -1)),
+        cnstr::LIMIT_JOINT => Some((m.dof_treeid[m.jnt_dofadr[id] as usize], -1)),
+        cnstr::CONTACT_FRICTIONLESS | cnstr::CONTACT_PYRAMIDAL | cnstr::CONTACT_ELLIPTIC => {
+            let [g1, g2] = d.contact[id].geom;
+            (g1 >= 0 && g2 >= 0).then(|| {
+                (
+                    body_tree(m.geom_bodyid[g1 as usize] as usize),
+                    body_tree(m.geom_bodyid[g2 as usize] as usize),
+                )
+            })
+        }
+        cnstr::EQUALITY if m.eq_type[id] <= 1 => {
+            let (o1, o2) = (m.eq_obj1id[id] as usize, m.eq_obj2id[id] as usize);
+            let (b1, b2) = if m.eq_objtype[id] == crate::model::obj::SITE {
+                (m.site_bodyid[o1] as usize, m.site_bodyid[o2] as usize)
+            } else {
+                (o1, o2)
+            };
+            Some((body_tree(b1), body_tree(b2)))
+        }
+        _ => None,
+    }
 }
 
 impl Islands {
@@ -75,6 +114,7 @@ impl Islands {
             efcs: crate::data::with_capacity(maxefc),
             parent: crate::data::with_capacity(m.ntree),
             tree_island: crate::data::with_capacity(m.ntree),
+            efc_tree: crate::data::with_capacity(maxefc),
             flex_pairs,
         }
     }
@@ -117,20 +157,56 @@ impl Islands {
                 p[ra] = rb;
             }
         }
+        let dense = !super::constraint::sparse_jacobian(m);
+        self.efc_tree.clear();
+        self.efc_tree.resize(n, NONE);
         for r in 0..n {
-            let adr = d.a.efc_J_rowadr[r] as usize;
-            let cols = &d.a.efc_J_colind[adr..adr + d.a.efc_J_rownnz[r] as usize];
-            let Some(&c0) = cols.first() else {
-                return;
+            let (ty, id) = (d.a.efc_type[r], d.a.efc_id[r]);
+            // the rows of one constraint take the trees of its first row, as MuJoCo scans only
+            // that one (a pyramid's first edge may miss a dof its other edges move: that dof's
+            // tree then stays out, and MuJoCo leaves it at its smooth acceleration); a flex
+            // equality's rows each hold other vertices
+            if r > 0
+                && ty == d.a.efc_type[r - 1]
+                && id == d.a.efc_id[r - 1]
+                && !is_flex_equality(m, ty, id)
+            {
+                self.efc_tree[r] = self.efc_tree[r - 1];
+                continue;
+            }
+            let (mut first, mut prev) = (NONE, NONE);
+            let mut link = |t: i32| {
+                if t < 0 {
+                    return;
+                }
+                let t = t as usize;
+                if first == NONE {
+                    first = t;
+                    merge(parent, t, t);
+                } else if t != prev {
+                    merge(parent, prev, t);
+                }
+                prev = t;
             };
-            let t0 = m.dof_treeid[c0 as usize] as usize;
-            merge(parent, t0, t0);
-            for &c in &cols[1..] {
-                let t = m.dof_treeid[c as usize] as usize;
-                if t != t0 {
-                    merge(parent, t0, t);
+            if let Some((t1, t2)) = constraint_trees(m, d, ty, id) {
+                link(t1);
+                link(t2);
+            } else {
+                // MuJoCo's generic scan: the row's columns in a sparse model, its nonzero
+                // entries in a dense one
+                let adr = d.a.efc_J_rowadr[r] as usize;
+                let k = d.a.efc_J_rownnz[r] as usize;
+                let (cols, vals) = (&d.a.efc_J_colind[adr..adr + k], &d.a.efc_J[adr..adr + k]);
+                for (&c, &v) in cols.iter().zip(vals) {
+                    if !(dense && v == 0.0) {
+                        link(m.dof_treeid[c as usize]);
+                    }
                 }
             }
+            if first == NONE {
+                return;
+            }
+            self.efc_tree[r] = first;
         }
         for &(a, b) in &self.flex_pairs {
             merge(parent, a, b);
@@ -154,10 +230,8 @@ impl Islands {
         self.nisland = nisland;
         // counting sort of dofs and rows by island, ascending within each
         let ti = &self.tree_island;
-        let island_of_row = |r: usize| {
-            let c = d.a.efc_J_colind[d.a.efc_J_rowadr[r] as usize] as usize;
-            ti[m.dof_treeid[c] as usize]
-        };
+        let efc_tree = &self.efc_tree;
+        let island_of_row = |r: usize| ti[efc_tree[r]];
         let island_of_dof = |i: usize| ti[m.dof_treeid[i] as usize];
         let dof = |_, i: usize| (island_of_dof(i) != NONE).then(|| (island_of_dof(i), i));
         bucket(

@@ -35,7 +35,8 @@ pub struct DenseHessian {
     out: Vec<f64>,
 }
 
-/// The island being solved: its dofs and rows (both increasing) and each dof's index within it.
+/// The island being solved: its dofs and rows (both increasing) and each dof's index within it
+/// (`usize::MAX` for the dofs outside it).
 #[derive(Clone, Copy)]
 pub struct IslandRef<'a> {
     pub dofs: &'a [usize],
@@ -48,9 +49,11 @@ fn row<'a>(d: &'a Data, isl: IslandRef<'a>, r: usize) -> impl Iterator<Item = (u
     let adr = d.a.efc_J_rowadr[r] as usize;
     let nnz = d.a.efc_J_rownnz[r] as usize;
     let cols = &d.a.efc_J_colind[adr..adr + nnz];
+    // columns of dofs outside the island are not in its block
     cols.iter()
         .zip(&d.a.efc_J[adr..adr + nnz])
         .map(move |(&c, &v)| (isl.local[c as usize], v))
+        .filter(|&(k, _)| k != usize::MAX)
 }
 
 impl DenseHessian {

@@ -45,7 +45,8 @@ pub struct SolverScratch {
     /// forms it (`dense_on` says whether this solve uses it instead of `hess`).
     dense: super::newton_dense::DenseHessian,
     dense_on: bool,
-    /// Island-local index of each dof of the island being solved.
+    /// Island-local index of each dof of the island being solved (`NONE` for every other dof:
+    /// MuJoCo solves an island on its own block of J, without the columns of dofs outside it).
     local: Vec<usize>,
     /// PGS: `AR` (`efc_AR`) of this step's rows.
     dual: super::dualmat::DualMatrix,
@@ -106,7 +107,7 @@ impl SolverScratch {
                 Default::default()
             },
             dense_on: false,
-            local: crate::data::zeros(nv),
+            local: vec![NONE; nv],
             dual: Default::default(),
             arf: z(maxefc),
             force: z(maxefc),
@@ -1300,6 +1301,16 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         }
     }
     w.qfrc.fill(0.0);
+    if islands.nisland > 0
+        && !coupled
+        && !constraint::sparse_jacobian(m)
+        && !m.opt.disabled(disable::WARMSTART)
+    {
+        // MuJoCo's warm start leaves qfrc_constraint = Jᵀ·f at qacc_smooth (its last update,
+        // the forces `efc_force` holds now) and the island solves overwrite their own dofs only:
+        // a dof that a row moves but no island holds (see `Islands::find`) keeps it
+        constraint::mul_jac_t(d, &mut w.qfrc, &d.a.efc_force);
+    }
     // a dense model factors each island's Hessian densely, as MuJoCo does; otherwise one
     // sparse Hessian serves all islands: it is block diagonal over them, so each island's
     // direction is that of its own Hessian
@@ -1462,6 +1473,9 @@ fn primal_part(
             };
             map1_part(&mut w.search, &w.mgrad, dofs, |s, g| *s = -g + beta * *s);
         }
+    }
+    for &i in dofs {
+        w.local[i] = NONE;
     }
     iter
 }
