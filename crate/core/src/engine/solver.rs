@@ -904,7 +904,6 @@ fn solve_ld_part(
     }
 }
 
-/// `out = J·x` on the rows `rows`.
 /// `out = J·x` on the rows `rows` of an island whose dofs have the island-local indices
 /// `local` (`n` of them): in a dense model MuJoCo multiplies the island's own dense block of J
 /// (`mju_block`), so each row's `mju_dot` runs over `n` columns numbered within the island.
