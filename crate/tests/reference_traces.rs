@@ -38,6 +38,7 @@ const BIT_IDENTICAL: &[&str] = &[
     // Newton in dense models: each island's Hessian factored and updated as MuJoCo does
     "newton_dense_elliptic",
     "island_first_row",
+    "island_first_row_cg",
     "box_box_sphere",
     "cable1d_edge",
     "cable_boxes",
@@ -256,6 +257,7 @@ reference_cases!(
     tendon_rows_newton,
     newton_dense_elliptic,
     island_first_row,
+    island_first_row_cg,
     tendon_rows_discrete,
     ex_cloth_sdf,
     cable_site_motors,
