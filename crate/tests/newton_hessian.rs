@@ -42,6 +42,25 @@ fn mul_h(m: &Model, d: &Data, s: &mut Scratch, x: &[f64], out: &mut [f64]) {
     }
 }
 
+/// Flips every third row after the equality rows between the quadratic zone and satisfied (as
+/// between Newton iterations), except those `keep` holds; returns how many flipped.
+fn flip_states(d: &mut Data, keep: impl Fn(&Data, usize) -> bool) -> usize {
+    let mut flipped = 0;
+    for r in (d.ne..d.nefc).step_by(3) {
+        if keep(d, r) {
+            continue;
+        }
+        let st = &mut d.a.efc_state[r];
+        *st = if *st == state::QUADRATIC {
+            state::SATISFIED
+        } else {
+            state::QUADRATIC
+        };
+        flipped += 1;
+    }
+    flipped
+}
+
 /// Checks `H·x = b` to 1e-8 relative for `x` from `solve(b, x)` and a right-hand side `b`
 /// that `seed` varies, `H` applied matrix-free by [`mul_h`].
 fn assert_inverts(
@@ -98,16 +117,7 @@ fn check_model(name: &str, steps: usize) -> (usize, usize, usize) {
         // rows outside the cones (as between Newton iterations), then back
         for round in 0..3 {
             if round > 0 {
-                for r in (d.ne..d.nefc).step_by(3) {
-                    if d.a.efc_type[r] != kind::CONTACT_ELLIPTIC {
-                        let st = &mut d.a.efc_state[r];
-                        *st = if *st == state::QUADRATIC {
-                            state::SATISFIED
-                        } else {
-                            state::QUADRATIC
-                        };
-                    }
-                }
+                flip_states(&mut d, |d, r| d.a.efc_type[r] == kind::CONTACT_ELLIPTIC);
             }
             hess.refresh(&d);
             if round > 0 {
@@ -192,17 +202,7 @@ fn check_dense(name: &str, steps: usize) -> (usize, usize, usize) {
                 let old = d.a.efc_state[..d.nefc].to_vec();
                 // rows of contacts in the cone zone keep their state (their block is the
                 // cone's); any other row may flip, each row being its own rank-1 term
-                for r in (d.ne..d.nefc).step_by(3) {
-                    let st = &mut d.a.efc_state[r];
-                    if *st != state::CONE {
-                        *st = if *st == state::QUADRATIC {
-                            state::SATISFIED
-                        } else {
-                            state::QUADRATIC
-                        };
-                        flipped += 1;
-                    }
-                }
+                flipped += flip_states(&mut d, |d, r| d.a.efc_state[r] == state::CONE);
                 hess.update(&m, &d, &[], isl, &old);
             }
             let what = format!("{name} step {step} round {round}");
