@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-cargo build --profile wasm --lib --target wasm32-unknown-unknown -p flexlab
+bash scripts/cargo-wasm.sh
 # Numbers print through crate::decimal (JavaScript's String(x)) in the browser; Rust's float
 # printer would add about 11 kB gzip. Its functions' names (the name section) tell it is back.
 if grep -qa '4core3fmt5float' target/wasm32-unknown-unknown/wasm/flexlab.wasm; then

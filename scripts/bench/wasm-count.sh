@@ -18,7 +18,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 command -v valgrind >/dev/null || { echo "wasm-count: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 model=$1 steps=${2:-20} warmup=${3:-100} inc=${4:-}
 out=target/wasm-count
-cargo build --profile wasm --lib --target wasm32-unknown-unknown -p flexlab >&2
+bash scripts/cargo-wasm.sh >&2
 wasm-bindgen --target web --out-dir "$out" target/wasm32-unknown-unknown/wasm/flexlab.wasm
 count() {
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --smc-check=all-non-file \

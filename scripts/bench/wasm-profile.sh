@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 out=target/wasm-profile
-cargo build --profile wasm --lib --target wasm32-unknown-unknown -p flexlab >&2
+bash scripts/cargo-wasm.sh >&2
 wasm-bindgen --target web --out-dir "$out" target/wasm32-unknown-unknown/wasm/flexlab.wasm
 rm -rf "$out/prof"
 node --cpu-prof --cpu-prof-dir="$out/prof" scripts/bench/wasm-profile.mjs step "$out" "$@"
