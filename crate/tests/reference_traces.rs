@@ -52,6 +52,12 @@ const BIT_IDENTICAL: &[&str] = &[
     "mesh_plane_box",
     "segments_on_box",
     "tendon_rows_newton",
+    // standalone free bodies: their 6×6 gyroscopic solve as mjd_freeMhat and mju_factorLU6 do
+    "free_body_implicitfast",
+    "free_body_discrete",
+    "free_body_drop_discrete",
+    "convex_ellipsoids",
+    "ex_strain",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -39,27 +39,19 @@ fn mat3_tmul(a: &[f64; 9], b: &[f64; 9]) -> [f64; 9] {
     c
 }
 
-/// The 3×3 blocks of `∂qfrc_bias/∂ω` for a free body: `lin` (per unit mass, linear rows)
-/// and `rot` (rotational rows), in the joint's dof frame. `s` = CoM − body origin (world).
+/// The 3×3 blocks of `∂qfrc_bias/∂ω` for a free body (`mjd_freeBias_vel`): `lin` (per unit
+/// mass, linear rows) and `rot` (rotational rows), in the joint's dof frame. `s` = subtree CoM −
+/// body origin and `iw` = the rotational inertia about the subtree CoM (world frame), both as
+/// MuJoCo 3.15.0 takes them from `subtree_com` and the composite inertia `crb`, with the mass.
 fn bias_vel_blocks(
     mass: f64,
     r: &[f64; 9],
-    xi: &[f64; 9],
-    inertia: &[f64],
+    iw: &[f64; 9],
     s: &[f64; 3],
     qvel_rot: &[f64],
 ) -> ([f64; 9], [f64; 9]) {
     let w: [f64; 3] =
         std::array::from_fn(|i| (0..3).map(|k| r[3 * i + k] * qvel_rot[k]).sum::<f64>());
-    // inertia about the CoM in the world frame
-    let mut iw = [0.0; 9];
-    for i in 0..3 {
-        for j in 0..3 {
-            iw[3 * i + j] = (0..3)
-                .map(|k| xi[3 * i + k] * inertia[k] * xi[3 * j + k])
-                .sum();
-        }
-    }
     let cross = |a: &[f64; 3], b: &[f64; 3]| {
         [
             a[1] * b[2] - a[2] * b[1],
@@ -86,7 +78,7 @@ fn bias_vel_blocks(
     // C = −mass [s]ₓ K + [w]ₓ Iw − [Iw w]ₓ
     let skew = |v: &[f64; 3]| [0.0, -v[2], v[1], v[2], 0.0, -v[0], -v[1], v[0], 0.0];
     let sk = mat3_mul(&skew(s), &k);
-    let wi = mat3_mul(&skew(&w), &iw);
+    let wi = mat3_mul(&skew(&w), iw);
     let si = skew(&iww);
     let c: [f64; 9] = std::array::from_fn(|i| -mass * sk[i] + wi[i] - si[i]);
     let rot = mat3_mul(&mat3_tmul(r, &c), r);
@@ -119,53 +111,67 @@ fn mhat(
     }
     let mut rm = [0.0; 9];
     rm.copy_from_slice(&d.a.xmat[9 * b..9 * b + 9]);
-    let mut xi = [0.0; 9];
-    xi.copy_from_slice(&d.a.ximat[9 * b..9 * b + 9]);
-    let s: [f64; 3] = std::array::from_fn(|k| d.a.xipos[3 * b + k] - d.a.xpos[3 * b + k]);
-    let mass = m.body_mass[b];
-    let (lin, rot) = bias_vel_blocks(
-        mass,
-        &rm,
-        &xi,
-        &m.body_inertia[3 * b..3 * b + 3],
-        &s,
-        &d.a.qvel[adr + 3..adr + 6],
-    );
+    // crb's inertia is packed (xx, yy, zz, xy, xz, yz), its mass last
+    let crb = &d.a.crb[10 * b..10 * b + 10];
+    let iw = [
+        crb[0], crb[3], crb[4], crb[3], crb[1], crb[5], crb[4], crb[5], crb[2],
+    ];
+    let s: [f64; 3] = std::array::from_fn(|k| d.a.subtree_com[3 * b + k] - d.a.xpos[3 * b + k]);
+    let mass = crb[9];
+    let (lin, rot) = bias_vel_blocks(mass, &rm, &iw, &s, &d.a.qvel[adr + 3..adr + 6]);
+    // A += h·B with B's rotational columns [−mass·lin; rot] (its linear columns are zero)
     for r in 0..3 {
         for c in 0..3 {
-            a[6 * r + 3 + c] += -h * mass * lin[3 * r + c];
+            a[6 * r + 3 + c] += h * (-mass * lin[3 * r + c]);
             a[6 * (3 + r) + 3 + c] += h * rot[3 * r + c];
         }
     }
     a
 }
 
-/// Solves `a x = b` in place by LU with partial pivoting; false if singular.
+/// Solves `a x = b` in place as `mju_factorLU6` then `mju_solveLU6`: LU with partial pivoting
+/// (the first row of largest magnitude), multipliers scaled by the pivot's reciprocal, one
+/// subtraction at a time in both substitutions, so the rounding is MuJoCo's. False if a pivot
+/// is below `mjMINVAL` (singular), and `x` is then left as it was.
 fn solve6(a: &mut [f64; 36], x: &mut [f64; 6]) -> bool {
-    for col in 0..6 {
-        let p = (col..6)
-            .max_by(|&i, &j| a[6 * i + col].abs().total_cmp(&a[6 * j + col].abs()))
-            .unwrap();
-        if a[6 * p + col].abs() < crate::math::MINVAL {
+    let mut pivot = [0usize; 6];
+    for k in 0..6 {
+        pivot[k] = k;
+        let (mut maxval, mut maxrow) = (a[7 * k].abs(), k);
+        for i in k + 1..6 {
+            if a[6 * i + k].abs() > maxval {
+                (maxval, maxrow) = (a[6 * i + k].abs(), i);
+            }
+        }
+        if maxval < crate::math::MINVAL {
             return false;
         }
-        if p != col {
-            for k in 0..6 {
-                a.swap(6 * p + k, 6 * col + k);
+        if maxrow != k {
+            pivot[k] = maxrow;
+            for j in 0..6 {
+                a.swap(6 * k + j, 6 * maxrow + j);
             }
-            x.swap(p, col);
         }
-        for i in col + 1..6 {
-            let f = a[6 * i + col] / a[6 * col + col];
-            for k in col..6 {
-                a[6 * i + k] -= f * a[6 * col + k];
+        let diaginv = 1.0 / a[7 * k];
+        for i in k + 1..6 {
+            a[6 * i + k] *= diaginv;
+            let aik = a[6 * i + k];
+            for j in k + 1..6 {
+                a[6 * i + j] -= aik * a[6 * k + j];
             }
-            x[i] -= f * x[col];
+        }
+    }
+    for i in 0..6 {
+        x.swap(i, pivot[i]);
+        for j in 0..i {
+            x[i] -= a[6 * i + j] * x[j];
         }
     }
     for i in (0..6).rev() {
-        let sum: f64 = (i + 1..6).map(|k| a[6 * i + k] * x[k]).sum();
-        x[i] = (x[i] - sum) / a[6 * i + i];
+        for j in i + 1..6 {
+            x[i] -= a[6 * i + j] * x[j];
+        }
+        x[i] /= a[7 * i];
     }
     true
 }

@@ -877,9 +877,11 @@ pub fn discrete_gyro(m: &Model, d: &mut Data, s: &mut Scratch) {
         // the usual flex scene: nothing to solve, no right-hand side to gather
         return;
     }
+    // the smooth force with the metric's shifts, as for qacc_smooth (no constraint row reaches
+    // a body solved here)
     let mut rhs = std::mem::take(&mut s.qfrc_tmp);
     for i in 0..m.nv {
-        rhs[i] = d.a.qfrc_smooth[i] + d.a.qfrc_constraint[i];
+        rhs[i] = (d.a.qfrc_smooth[i] + s.metric.efm_c[i]) + s.metric.efm_ca[i];
     }
     let mut qacc = std::mem::take(&mut d.a.qacc);
     s.free
