@@ -56,6 +56,8 @@ const BIT_IDENTICAL: &[&str] = &[
     "free_body_implicitfast",
     "free_body_discrete",
     "free_body_drop_discrete",
+    "free_body_damped_discrete",
+    "free_body_damped_implicitfast",
     "convex_ellipsoids",
     "ex_strain",
 ];
@@ -239,6 +241,8 @@ reference_cases!(
     free_body_implicitfast,
     free_body_discrete,
     free_body_drop_discrete,
+    free_body_damped_discrete,
+    free_body_damped_implicitfast,
     actuated_discrete,
     cable_plugin_scene,
     cable_helix_free_rk4,
