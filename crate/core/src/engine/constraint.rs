@@ -230,7 +230,7 @@ fn jdot_v(m: &Model, d: &mut Data, rs: &mut RowScratch, chain: &mut [i32]) {
         rs.clear(nv);
         for k in 0..3 {
             let jdv = jv1[k] - jv2[k];
-            d.a.efc_aref[row + k] -= discrete_scale(m, d, row + k, jdv);
+            d.a.efc_aref[row + k] -= jdv;
         }
         row += 3;
         if weld {
@@ -268,21 +268,8 @@ fn weld_jdot_v(
     let t3 = mul_quat(&mul_quat_axis(&negq1, &domega), &qdot0r);
     for k in 0..3 {
         let jdv = 0.5 * (t1[1 + k] + t2[1 + k] + t3[1 + k]) * ts;
-        d.a.efc_aref[row + k] -= discrete_scale(m, d, row + k, jdv);
+        d.a.efc_aref[row + k] -= jdv;
     }
-}
-
-/// A row's `J̇·qvel` as it enters `efc_aref`: as is, or under the discrete integrator divided
-/// like the rest of the row's reference by `1 + h·B + h²·K·I` (measured against 3.15.0: a weld
-/// and a connect without joint damping agree to 1e-17 m this way, to 1e-6 m without the
-/// division).
-fn discrete_scale(m: &Model, d: &Data, row: usize, jdv: f64) -> f64 {
-    if m.opt.integrator != Integrator::Discrete {
-        return jdv;
-    }
-    let k = &d.a.efc_KBIP[4 * row..4 * row + 4];
-    let h = m.opt.timestep;
-    jdv / (1.0 + h * k[1] + h * h * k[0] * k[2])
 }
 
 /// MuJoCo's `mju_derivQuat`: `½·(0, ω)·q`, term for term.
@@ -1528,14 +1515,21 @@ pub fn reference(m: &Model, d: &mut Data, s: &mut Scratch) {
         let v = d.a.efc_vel[i];
         let r = d.a.efc_pos[i] - d.a.efc_margin[i];
         d.a.efc_aref[i] = if discrete {
-            let den = 1.0 + h * k[1] + h * h * k[0] * k[2];
-            (-k[1] * v - k[0] * k[2] * (r + h * v)) / den
+            -k[1] * v - k[0] * k[2] * (r + h * v)
         } else {
             -k[1] * v - k[0] * k[2] * r
         };
     }
     if d.ne > 0 {
         jdot_v(m, d, &mut s.rows, &mut s.jac.chain);
+    }
+    // the discrete integrator's spring-damper at the end of the step: the whole reference,
+    // J̇·qvel included, over 1 + h·B + h²·K·I (MuJoCo 3.15.0 divides after mj_Jdotv)
+    if discrete {
+        for i in 0..n {
+            let k = &d.a.efc_KBIP[4 * i..4 * i + 4];
+            d.a.efc_aref[i] /= 1.0 + h * k[1] + h * h * k[0] * k[2];
+        }
     }
 }
 
