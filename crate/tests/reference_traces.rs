@@ -63,6 +63,9 @@ const BIT_IDENTICAL: &[&str] = &[
     // equality rows under discrete: J̇·qvel subtracted before the reference is divided
     "eq_sites_discrete",
     "eq_weld_connect_discrete",
+    // dense Newton under discrete: (Jᵀ·D·J + M) + the metric's diagonal
+    "eq_weld_connect_discrete_damped",
+    "contact_discrete_damped",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -102,11 +102,14 @@ impl DenseHessian {
             let adr = m.M_rowadr[dof] as usize;
             for t in adr..adr + m.M_rownnz[dof] as usize {
                 let c = m.M_colind[t] as usize;
-                let mut v = d.a.M[t];
-                if c == dof && !mdiag.is_empty() {
-                    v += mdiag[dof];
-                }
-                l[i * n + isl.local[c]] += v;
+                l[i * n + isl.local[c]] += d.a.M[t];
+            }
+        }
+        // then the metric's lower triangle S, here its diagonal (FactorizeHessian adds M and
+        // S to Jᵀ·D·J one after the other)
+        if !mdiag.is_empty() {
+            for (i, &dof) in isl.dofs.iter().enumerate() {
+                l[i * n + i] += mdiag[dof];
             }
         }
         dense_chol::factor(l, n, MINVAL);
