@@ -66,6 +66,11 @@ const BIT_IDENTICAL: &[&str] = &[
     // dense Newton under discrete: (Jᵀ·D·J + M) + the metric's diagonal
     "eq_weld_connect_discrete_damped",
     "contact_discrete_damped",
+    // implicitfast: qDeriv summed as mjd_smooth_vel does, then qH = M + qDeriv·(−h)
+    "actuated_implicitfast",
+    "actuator_damper_cylinder_implicitfast",
+    "free_vertex_implicitfast",
+    "rope_on_arm_implicitfast",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -85,8 +85,9 @@ fn bias_vel_blocks(
     (lin, rot)
 }
 
-/// `A = M + scale·D − h·∂qfrc_bias/∂qvel` on the 6 dofs at `adr` of the free body `b`
-/// (row-major), `d_block` being the damping block `D` on those dofs.
+/// `A = M + scale·D + h·B` on the 6 dofs at `adr` of the free body `b` (row-major), B being
+/// `∂qfrc_bias/∂qvel`'s block and `d_block` the block `D`: `qDeriv`'s with `scale = −h`
+/// (implicitfast), the metric's diagonal with `scale = 1` (discrete).
 fn mhat(
     m: &Model,
     d: &Data,
@@ -268,7 +269,7 @@ impl FreeBodies {
             None => {
                 // one pass over the model's terms for all the bodies
                 let (dof_body, blocks) = (&self.dof_body, &mut self.blocks);
-                super::implicit::neg_qderiv_terms(m, d, &mut |r, c, v| {
+                super::implicit::qderiv_terms(m, d, &mut |r, c, v| {
                     let i = dof_body[r];
                     if i >= 0 && dof_body[c] == i {
                         let adr = self.bodies[i as usize].1;
@@ -293,7 +294,7 @@ impl FreeBodies {
             }
         }
         let discrete = metric_diag.is_some();
-        let scale = if discrete { 1.0 } else { h };
+        let scale = if discrete { 1.0 } else { -h };
         for (i, &(b, adr)) in self.bodies.iter().enumerate() {
             if discrete
                 && (self.metric_tied[i] || self.constrained[adr..adr + 6].iter().any(|&c| c))

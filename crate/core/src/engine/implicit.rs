@@ -85,17 +85,22 @@ fn d_related(m: &Model, a: usize, b: usize) -> bool {
     hi == lo
 }
 
-/// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`).
+/// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`): qDeriv summed first, then
+/// `M + qDeriv·(−h)` (`mju_addScl` after `mjd_smooth_vel`), so each entry rounds as MuJoCo's.
 fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     let mut qh = std::mem::take(&mut d.a.qH);
-    qh.copy_from_slice(&d.a.M);
-    scaled_neg_qderiv_terms(m, d, m.opt.timestep, &mut |r, c, v| {
+    qh.fill(0.0);
+    qderiv_terms(m, d, &mut |r, c, v| {
         if c <= r {
             if let Some(adr) = m_index(m, r, c) {
                 qh[adr] += v;
             }
         }
     });
+    let h = m.opt.timestep;
+    for (q, &mv) in qh.iter_mut().zip(&d.a.M) {
+        *q = mv + *q * -h;
+    }
     // standalone free bodies keep M in the symmetric factor (their block is solved apart)
     for &(_, adr) in free {
         for r in adr..adr + 6 {
@@ -109,90 +114,70 @@ fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     factor_i(m, qh, qhd).warn(d);
 }
 
-/// Calls `add(row, col, value)` with the entries of `−qDeriv` that [`fast_matrix`] and
-/// [`full_matrix`] use (without the bias-force derivative), in both triangles and unfiltered:
-/// each caller keeps the entries in its matrix's sparsity. Used by the free-body block.
-pub(crate) fn neg_qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize, f64)) {
-    scaled_neg_qderiv_terms(m, d, 1.0, add);
-}
-
-/// [`neg_qderiv_terms`] times `scale`: dof dampers, flex edge dampers, then the rank-one terms
-/// (tendon dampers, velocity-dependent actuators).
-fn scaled_neg_qderiv_terms(
-    m: &Model,
-    d: &Data,
-    scale: f64,
-    add: &mut dyn FnMut(usize, usize, f64),
-) {
-    if !m.opt.disabled(disable::DAMPER) {
-        for i in 0..m.nv {
-            add(i, i, scale * m.dof_damping[i]);
-        }
-        for f in 0..m.nflex {
-            let b = m.flex_edgedamping[f];
-            if m.flex_rigid[f] != 0 || b == 0.0 {
-                continue;
-            }
-            let ea = m.flex_edgeadr[f] as usize;
-            for e in ea..ea + m.flex_edgenum[f] as usize {
-                if m.flexedge_rigid[e] != 0 {
-                    continue;
-                }
-                let ra = m.flexedge_J_rowadr[e] as usize;
-                let n = m.flexedge_J_rownnz[e] as usize;
-                for p in ra..ra + n {
-                    let cp = m.flexedge_J_colind[p] as usize;
-                    for q in ra..ra + n {
-                        let cq = m.flexedge_J_colind[q] as usize;
-                        add(cp, cq, scale * b * d.a.flexedge_J[p] * d.a.flexedge_J[q]);
-                    }
-                }
-            }
-        }
-    }
-    rank_one_terms(m, d, scale, &mut |coef, cols, vals| {
+/// Calls `add(row, col, value)` with the terms of `qDeriv` = ∂(qfrc_actuator + qfrc_passive)/∂qvel
+/// as MuJoCo 3.15.0's `mjd_smooth_vel` sums them (without the bias-force derivative), in both
+/// triangles and unfiltered (each caller keeps its matrix's sparsity): actuators
+/// (`mjd_actuator_vel`), then dof dampers, flex edge dampers and tendon dampers
+/// (`mjd_passive_vel`). A term `B·JᵀJ` adds `J[c]·(J[r]·B)` at `(r, c)`, `addJTBJSparse`'s
+/// product order. Also used by the free-body block.
+pub(crate) fn qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize, f64)) {
+    fn jtbj(add: &mut dyn FnMut(usize, usize, f64), b: f64, cols: &[i32], vals: &[f64]) {
         for (p, &cp) in cols.iter().enumerate() {
+            let jb = vals[p] * b;
             for (q, &cq) in cols.iter().enumerate() {
-                add(cp as usize, cq as usize, coef * vals[p] * vals[q]);
+                add(cp as usize, cq as usize, vals[q] * jb);
             }
-        }
-    });
-}
-
-/// Receives one rank-one term `coef·vᵀv` as `(coef, cols, vals)` (one sink, one instance of
-/// the loops that feed it).
-type RankOneSink<'a> = dyn FnMut(f64, &[i32], &[f64]) + 'a;
-
-/// The rank-one parts of `−h·qDeriv` (`h` = `scale`): tendon dampers (`+h·b·JᵀJ`) and actuators
-/// whose force depends on velocity (`−h·s·momentᵀ·moment`, `mjd_actuator_vel`). Calls `add(coef,
-/// cols, vals)` per term; the caller keeps, as MuJoCo, the entries inside its matrix's sparsity
-/// (M's for implicitfast, qDeriv's for implicit).
-fn rank_one_terms(m: &Model, d: &Data, h: f64, add: &mut RankOneSink) {
-    if !m.opt.disabled(disable::DAMPER) {
-        for t in 0..m.ntendon {
-            let b = m.tendon_damping[t];
-            if b == 0.0 {
-                continue;
-            }
-            let (adr, n) = (m.ten_J_rowadr[t] as usize, m.ten_J_rownnz[t] as usize);
-            add(
-                h * b,
-                &m.ten_J_colind[adr..adr + n],
-                &d.a.ten_J[adr..adr + n],
-            );
         }
     }
     for i in 0..m.nu {
         let s = super::actuation::velocity_derivative(m, d, i);
-        if s == 0.0 {
+        if s != 0.0 {
+            let (adr, n) = (d.a.moment_rowadr[i] as usize, d.a.moment_rownnz[i] as usize);
+            jtbj(
+                add,
+                s,
+                &d.a.moment_colind[adr..adr + n],
+                &d.a.actuator_moment[adr..adr + n],
+            );
+        }
+    }
+    if m.opt.disabled(disable::DAMPER) {
+        return;
+    }
+    for i in 0..m.nv {
+        add(i, i, -m.dof_damping[i]);
+    }
+    for f in 0..m.nflex {
+        let b = m.flex_edgedamping[f];
+        if m.flex_rigid[f] != 0 || b == 0.0 {
             continue;
         }
-        let (adr, n) = (d.a.moment_rowadr[i] as usize, d.a.moment_rownnz[i] as usize);
-        add(
-            -h * s,
-            &d.a.moment_colind[adr..adr + n],
-            &d.a.actuator_moment[adr..adr + n],
-        );
+        let ea = m.flex_edgeadr[f] as usize;
+        for e in ea..ea + m.flex_edgenum[f] as usize {
+            if m.flexedge_rigid[e] != 0 {
+                continue;
+            }
+            let ra = m.flexedge_J_rowadr[e] as usize;
+            let n = m.flexedge_J_rownnz[e] as usize;
+            jtbj(
+                add,
+                -b,
+                &m.flexedge_J_colind[ra..ra + n],
+                &d.a.flexedge_J[ra..ra + n],
+            );
+        }
+    }
+    for t in 0..m.ntendon {
+        let b = m.tendon_damping[t];
+        if b != 0.0 {
+            let (adr, n) = (m.ten_J_rowadr[t] as usize, m.ten_J_rownnz[t] as usize);
+            jtbj(
+                add,
+                -b,
+                &m.ten_J_colind[adr..adr + n],
+                &d.a.ten_J[adr..adr + n],
+            );
+        }
     }
 }
 
@@ -211,9 +196,9 @@ fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
         }
     }
     // only pairs in qDeriv's sparsity (ancestor-related dofs) are kept
-    scaled_neg_qderiv_terms(m, d, h, &mut |r, c, v| {
+    qderiv_terms(m, d, &mut |r, c, v| {
         if d_related(m, r, c) {
-            a[r * nv + c] += v;
+            a[r * nv + c] += v * -h;
         }
     });
     // qDeriv −= ∂bias/∂v, so A = M − h·qDeriv gains +h·∂bias/∂v
