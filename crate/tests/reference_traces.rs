@@ -71,6 +71,11 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_damper_cylinder_implicitfast",
     "free_vertex_implicitfast",
     "rope_on_arm_implicitfast",
+    // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
+    "actuated_discrete",
+    "actuator_affine_discrete",
+    "actuator_damper_cylinder_discrete",
+    "servo_contact_discrete",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -793,7 +793,10 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch, x: &mut [f64], b: &[f64])
     let nv = m.nv;
     s.metric.iterations = 0;
     s.metric.residual = 0.0;
-    if !s.metric.any_flex {
+    // MuJoCo 3.15.0's mjd_effSolve runs its PCG whenever the metric holds more than the
+    // backbone's diagonal: flex terms or actuator terms (those sit in qH too, yet the PCG's
+    // first step rescales the exact answer by rz/pAp, which can differ from 1 by an ulp)
+    if !s.metric.any_flex && s.metric.act_terms.is_empty() {
         precondition(m, d, &s.metric, x, b);
         return;
     }
