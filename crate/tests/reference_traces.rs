@@ -76,6 +76,7 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_affine_discrete",
     "actuator_damper_cylinder_discrete",
     "servo_contact_discrete",
+    "actuator_metric_island_cg",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.
@@ -202,6 +203,7 @@ reference_cases!(
     servo_contact_discrete,
     actuator_input_implicitfast,
     actuator_affine_discrete,
+    actuator_metric_island_cg,
     implicitfast_indefinite,
     iterations_negative,
     cable1d_edge,

@@ -694,6 +694,13 @@ pub fn prepare_diag(m: &Model, ms: &mut MetricState) {
     ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
 }
 
+impl MetricState {
+    /// This step's actuator terms `(dof, (h²·g_p + h·g_v)·gear²)` in the order they were added.
+    pub fn act_terms(&self) -> &[(usize, f64)] {
+        &self.act_terms
+    }
+}
+
 /// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).
 pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64]) {
     let ms = &mut s.metric;

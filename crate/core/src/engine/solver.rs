@@ -26,8 +26,13 @@ use crate::model::{disable, Model, Solver};
 #[derive(Debug, Clone, Default)]
 pub struct SolverScratch {
     /// Under discrete without flex metric terms: the metric's per-dof diagonal `h·D + h²·K`
-    /// that the island solves add to M (empty otherwise).
+    /// with the actuators' terms (`efm_sdiag`), which Newton's Hessian adds to M (empty
+    /// otherwise).
     metric_diag: Vec<f64>,
+    /// The same metric as the products apply it (`mjd_effMulAddIsland`): the joints' diagonal
+    /// `efm_diag`, then each actuator's term on its dof, one addition each.
+    metric_joint: Vec<f64>,
+    metric_act: Vec<(usize, f64)>,
     a: Vec<f64>,
     ma: Vec<f64>,
     mv: Vec<f64>,
@@ -84,6 +89,8 @@ impl SolverScratch {
         SolverScratch {
             // capacity for the metric's diagonal, so filling it never allocates in the step
             metric_diag: crate::data::with_capacity(nv),
+            metric_joint: crate::data::with_capacity(nv),
+            metric_act: crate::data::with_capacity(m.nu),
             a: z(nv),
             ma: z(nv),
             mv: z(nv),
@@ -769,8 +776,11 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     constraint::residual(m, d, &mut w.jar, &d.a.qacc_warmstart);
     let mut cost_warm = constraint::update(d, &w.jar[..n], false);
     mul_m(m, &d.a.M, &d.a.qacc_warmstart, &mut w.ma);
-    for (i, e) in w.metric_diag.iter().enumerate() {
+    for (i, e) in w.metric_joint.iter().enumerate() {
         w.ma[i] += e * d.a.qacc_warmstart[i];
+    }
+    for &(i, t) in &w.metric_act {
+        w.ma[i] += t * d.a.qacc_warmstart[i];
     }
     if let Some(s) = metric {
         metric::mul_add(m, d, s, &mut w.ma, &d.a.qacc_warmstart);
@@ -850,7 +860,7 @@ fn mul_m_row(m: &Model, mm: &[f64], x: &[f64], out: &mut [f64], i: usize) {
 fn mul_mtilde_part(
     m: &Model,
     d: &Data,
-    diag: &[f64],
+    (diag, act): (&[f64], &[(usize, f64)]),
     metric: Option<&mut Scratch>,
     x: &[f64],
     out: &mut [f64],
@@ -860,6 +870,12 @@ fn mul_mtilde_part(
     if !diag.is_empty() {
         for &i in dofs {
             out[i] += diag[i] * x[i];
+        }
+        // (dofs are increasing: an island's own actuator terms)
+        for &(i, t) in act {
+            if dofs.binary_search(&i).is_ok() {
+                out[i] += t * x[i];
+            }
         }
     }
     if let Some(s) = metric {
@@ -1275,12 +1291,16 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
     let coupled = metric_couples(s);
     w.f.copy_from_slice(&d.a.qfrc_smooth);
     w.metric_diag.clear();
+    w.metric_joint.clear();
+    w.metric_act.clear();
     if s.metric.active {
         for i in 0..nv {
             w.f[i] = (w.f[i] + s.metric.efm_c[i]) + s.metric.efm_ca[i];
         }
         if s.metric.has_diag && !coupled {
             w.metric_diag.extend_from_slice(&s.metric.efm_sdiag);
+            w.metric_joint.extend_from_slice(&s.metric.efm_diag);
+            w.metric_act.extend_from_slice(s.metric.act_terms());
         }
     }
     // coupled: the Gauss term with the whole metric and the shifted force (checked against
@@ -1380,7 +1400,7 @@ fn primal_part(
     mul_mtilde_part(
         m,
         d,
-        &w.metric_diag,
+        (&w.metric_joint, &w.metric_act),
         metric.as_deref_mut(),
         &w.a,
         &mut w.ma,
@@ -1566,7 +1586,8 @@ fn primal_search(
     }
     let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / scale;
     let maxiter = m.opt.max_ls_iterations();
-    mul_mtilde_part(m, d, &w.metric_diag, metric, &w.search, &mut w.mv, dofs);
+    let diag = (&w.metric_joint[..], &w.metric_act[..]);
+    mul_mtilde_part(m, d, diag, metric, &w.search, &mut w.mv, dofs);
     mul_jac_part(m, d, &mut w.jv, &w.search, rows, &w.local, dofs.len());
     // Gauss quadratic and the rows' quadratics (`PrimalPrepare`)
     let g1 = dot_part(&w.search, &w.ma, dofs) - dot_part(&w.f, &w.search, dofs);
