@@ -77,6 +77,8 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_damper_cylinder_discrete",
     "servo_contact_discrete",
     "actuator_metric_island_cg",
+    // bending-only CG: the flexes applied matrix-free, efm0 as MuJoCo's reverse Cholesky
+    "discrete_gyro_warmstart",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.

@@ -6,7 +6,7 @@
 
 use crate::engine::elastic::bending_stencil;
 use crate::engine::metric::Efm0;
-use crate::engine::sparse_chol::SparseLdl;
+use crate::engine::rchol::RevChol;
 use crate::model::Model;
 
 /// Whether flex `f`'s bending enters `efm0`: a dim-2, non-rigid, non-interpolated flex with
@@ -93,35 +93,46 @@ pub fn set_efm0(m: &mut Model) {
     if dofs.is_empty() {
         return;
     }
-    // the strict lower triangle as a list per row in flat arrays (`head[r]`, then `next`), a
-    // pair met twice is summed by the factorization
-    const END: usize = usize::MAX;
-    let (mut head, mut next, mut col, mut val) =
-        (vec![END; nv], Vec::new(), Vec::new(), Vec::new());
-    couplings(m, |r, c, q| {
-        if r == c {
-            diag[r] += q;
-        } else if c < r {
-            next.push(head[r]);
-            head[r] = col.len();
-            col.push(c);
-            val.push(q);
-        }
+    // K = s·K_bend per dof row, each pair's terms summed in stencil order, its columns then
+    // ascending (`mjd_flexStiff_assemble`), same-coordinate couplings only
+    let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); nv];
+    couplings(m, |r, c, q| match rows[r].iter_mut().find(|e| e.0 == c) {
+        Some(e) => e.1 += q,
+        None => rows[r].push((c, q)),
     });
-    let mut ldl = SparseLdl::default();
-    let mut lower = Vec::with_capacity(val.len());
-    ldl.start(nv);
-    for &first in &head {
-        let mut k = first;
-        while k != END {
-            ldl.push(col[k]);
-            lower.push(val[k]);
-            k = next[k];
-        }
-        ldl.end_row();
+    for row in &mut rows {
+        row.sort_by_key(|e| e.0);
     }
-    ldl.analyze();
-    ldl.factor(crate::math::MINVAL, &lower, &diag, &mut |_, _| {});
+    // compact rows (dofs ascending): H = M + K, the diagonal last as (mass + armature) + K_ii
+    let mut compact = vec![usize::MAX; nv];
+    for (r, &i) in dofs.iter().enumerate() {
+        compact[i] = r;
+    }
+    let part = |r: usize, upper: bool| -> Vec<(usize, f64)> {
+        rows[dofs[r]]
+            .iter()
+            .filter_map(|&(c, q)| {
+                let rc = compact[c];
+                (rc != usize::MAX && rc != r && (rc > r) == upper).then_some((rc, q))
+            })
+            .collect()
+    };
+    let mut factor = RevChol::symbolic(dofs.len(), |r| part(r, true).iter().map(|e| e.0).collect());
+    let rank = factor.numeric(crate::math::MINVAL, |r| {
+        let i = dofs[r];
+        let kii = rows[i].iter().find(|e| e.0 == i).map_or(0.0, |e| e.1);
+        let mut row = part(r, false);
+        row.push((r, diag[i] + kii));
+        row
+    });
+    let _ = rank;
+    let coldof = factor.colind.iter().map(|&c| dofs[c] as i32).collect();
     m.nefm0dof = dofs.len();
-    m.efm0 = Some(Efm0 { ldl, dofs });
+    m.efm0 = Some(Efm0 {
+        dofs,
+        rowadr: factor.rowadr,
+        rownnz: factor.rownnz,
+        coldof,
+        val: factor.val,
+    });
 }

@@ -69,6 +69,9 @@ pub struct MetricState {
     pub block_dof: Vec<usize>,
     /// Number of covered triples (`nefmdof`).
     pub nblock: usize,
+    /// Whether this step's product uses the assembled flex blocks (`csr`): MuJoCo 3.15.0
+    /// assembles them only when [`build`] finds reason to.
+    pub csr_on: bool,
     /// Passive flex contact rows (`efm_con_*`): per row the contact id, the metric scale
     /// `h²·k`, the normal force `−k·min(dist, 0)` (N) and its slice of `con_ind`/`con_val`.
     pub con: Vec<PassiveRow>,
@@ -97,20 +100,43 @@ pub struct MetricState {
 /// of the metric there.
 #[derive(Debug, Clone, Default)]
 pub struct Efm0 {
-    /// The factor over all `nv` unknowns, numbered as the dofs, identity outside
-    /// `efm0_dofid`. (MuJoCo eliminates from the last dof: the same solve, other roundings.)
-    pub ldl: super::sparse_chol::SparseLdl,
-    /// `efm0_dofid` as indices.
+    /// `efm0_dofid` as indices: the factor's rows.
     pub dofs: Vec<usize>,
+    /// MuJoCo's reverse Cholesky factor `efm0_L` (`H = Lᵀ·L`), row `r` at `rowadr[r]`, its
+    /// diagonal last; `coldof` holds each entry's column as the dof it stands for.
+    pub rowadr: Vec<usize>,
+    pub rownnz: Vec<usize>,
+    pub coldof: Vec<i32>,
+    pub val: Vec<f64>,
 }
 
 impl Efm0 {
-    /// `x[dofs] = (M + s·K_bend)⁻¹·b[dofs]`; no other entry of `x` is read or written.
+    /// `x[dofs] = (M + s·K_bend)⁻¹·b[dofs]` (`mju_cholSolveSparse` on the rows); no other
+    /// entry of `x` is read or written.
     fn solve(&self, x: &mut [f64], b: &[f64]) {
         for &i in &self.dofs {
             x[i] = b[i];
         }
-        self.ldl.solve_block(x, &self.dofs);
+        // x ← L⁻ᵀ·x, from the last row
+        for (r, &i) in self.dofs.iter().enumerate().rev() {
+            if x[i] != 0.0 {
+                let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
+                x[i] /= self.val[adr + nnz - 1];
+                let t = x[i];
+                for k in adr..adr + nnz - 1 {
+                    x[self.coldof[k] as usize] -= self.val[k] * t;
+                }
+            }
+        }
+        // x ← L⁻¹·x
+        for (r, &i) in self.dofs.iter().enumerate() {
+            let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
+            if nnz > 1 {
+                let dn = adr + nnz - 1;
+                x[i] -= super::solver::dot_sparse_avx(&self.val[adr..dn], x, &self.coldof[adr..dn]);
+            }
+            x[i] /= self.val[adr + nnz - 1];
+        }
     }
 }
 
@@ -153,6 +179,7 @@ impl MetricState {
             blocks: crate::data::zeros::<f64>(9 * nslot),
             block_dof: crate::data::zeros(nslot),
             nblock: 0,
+            csr_on: false,
             csr: super::flexcsr::FlexCsr::new(
                 m,
                 &(0..m.nflex)
@@ -204,6 +231,7 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
     let ms = &mut s.metric;
     ms.active = m.opt.integrator == Integrator::Discrete;
     ms.nblock = 0;
+    ms.csr_on = false;
     if !ms.active {
         return;
     }
@@ -245,6 +273,7 @@ pub fn build(m: &Model, d: &mut Data, s: &mut Scratch) {
         || (m.opt.solver == crate::model::Solver::Newton
             && (0..m.nflex).any(|f| ms.flex_on[f] && flex_simple(m, f)))
         || super::interp::assembles(m);
+    ms.csr_on = assemble;
     if !assemble {
         return;
     }
@@ -722,9 +751,13 @@ pub fn mul_add(m: &Model, d: &Data, s: &mut Scratch, res: &mut [f64], vec: &[f64
             res[ms.con_ind[r.adr + k]] += dotv * ms.con_val[r.adr + k];
         }
     }
-    ms.csr.mul_add(res, vec);
+    // without the assembly (CG with bending-only flexes) MuJoCo applies the flexes matrix-free,
+    // and its sums round otherwise than the assembled blocks'
+    if ms.csr_on {
+        ms.csr.mul_add(res, vec);
+    }
     for f in 0..m.nflex {
-        if !ms.flex_on[f] || ms.csr.covered[f] {
+        if !ms.flex_on[f] || (ms.csr_on && ms.csr.covered[f]) {
             continue;
         }
         let scale = ms.flex_scale[f];

@@ -28,6 +28,7 @@ pub mod metric;
 pub mod newton_dense;
 pub mod passive;
 pub mod ray;
+pub mod rchol;
 pub mod rne;
 pub mod sdf;
 pub mod sensor;
