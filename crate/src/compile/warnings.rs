@@ -22,6 +22,23 @@ pub fn warnings(spec: &Spec, m: &Model) -> Vec<Error> {
 /// location in flexlab's form).
 pub fn mujoco_warnings(spec: &Spec, m: &Model) -> Vec<Error> {
     let mut out = Vec::new();
+    // mjCFlex::Compile, before the objects are copied: the flag stays set and does nothing
+    for f in 0..m.nflex {
+        if m.flex_passive[f] != 0
+            && (m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 || m.flex_dim[f] == 1)
+        {
+            out.push(at_flex(
+                spec,
+                m,
+                f,
+                format!(
+                    "flex '{}' has passive contact, which is not supported for rigid, \
+                     interpolated or 1D flexes: attribute ignored",
+                    m.names_flex[f]
+                ),
+            ));
+        }
+    }
     for f in 0..m.nflex {
         // mjCModel::CopyObjects: MuJoCo's test reads the flex's own fields and the bending
         // coefficients, not its elasticity, so a stretch-only shell or a volume with `young`
