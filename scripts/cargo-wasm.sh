@@ -5,7 +5,8 @@
 # Panic locations name the file but not the line (-Z location-detail=file). Every bounds check
 # carries a core::panic::Location, 16 bytes of static data each; 4,600 of them, nearly all
 # distinct by their line, took 20 kB of the 500 kB gzip the browser build may weigh (issue 8:
-# 501,175 -> 481,349 bytes, same instructions per cloth step by scripts/bench/wasm-count.sh).
+# 501,175 -> 481,349 bytes by build-wasm.sh at 81947c8; the cloth step's instructions, counted
+# as scripts/bench/wasm-count.sh counts them on each shipped build, 68.4M -> 67.8M).
 # A panic in the browser still names its file and message (as "solver.rs:0:0"); the native CLI, built without the
 # flag, runs the same model and gives the line. The flag is unstable, so stable rustc takes it
 # only with RUSTC_BOOTSTRAP=1, set for this one command; a rustc that no longer knows it

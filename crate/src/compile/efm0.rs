@@ -7,6 +7,7 @@
 use crate::engine::elastic::bending_stencil;
 use crate::engine::metric::Efm0;
 use crate::engine::rchol::RevChol;
+use crate::error::{Error, Result};
 use crate::model::Model;
 
 /// Whether flex `f`'s bending enters `efm0`: a dim-2, non-rigid, non-interpolated flex with
@@ -60,7 +61,8 @@ fn couplings(m: &Model, mut f: impl FnMut(usize, usize, f64)) {
 /// flexes with bending, with the point mass and armature on the diagonal and, per bending
 /// stencil, the same-coordinate couplings `(h² + h·β)·b_ij`. A vertex body with other than 3
 /// dofs is not modelled: then there is no factor and CG keeps its backbone preconditioner.
-pub fn set_efm0(m: &mut Model) {
+/// A rank-deficient factor is MuJoCo 3.15.0's compile error.
+pub fn set_efm0(m: &mut Model) -> Result<()> {
     m.nefm0dof = 0;
     m.efm0_dofid.clear();
     m.efm0 = None;
@@ -75,7 +77,7 @@ pub fn set_efm0(m: &mut Model) {
         for v in va..va + m.flex_vertnum[f] as usize {
             let Some(adr) = vert_dof(m, v) else { continue };
             if m.body_dofnum[m.flex_vertbodyid[v] as usize] != 3 {
-                return;
+                return Ok(());
             }
             for i in adr..adr + 3 {
                 covered[i] = true;
@@ -91,7 +93,7 @@ pub fn set_efm0(m: &mut Model) {
         }
     }
     if dofs.is_empty() {
-        return;
+        return Ok(());
     }
     // K = s·K_bend per dof row, each pair's terms summed in stencil order, its columns then
     // ascending (`mjd_flexStiff_assemble`), same-coordinate couplings only
@@ -125,14 +127,19 @@ pub fn set_efm0(m: &mut Model) {
         row.push((r, diag[i] + kii));
         row
     });
-    let _ = rank;
+    if rank < dofs.len() {
+        // a vertex without mass (MuJoCo 3.15.0's mj_setConst refuses the model the same way)
+        return Err(Error::engine(format!(
+            "constant metric factor is rank-deficient ({rank} of {})",
+            dofs.len()
+        )));
+    }
     let coldof = factor.colind.iter().map(|&c| dofs[c] as i32).collect();
     m.nefm0dof = dofs.len();
     m.efm0 = Some(Efm0 {
         dofs,
-        rowadr: factor.rowadr,
-        rownnz: factor.rownnz,
+        l: factor,
         coldof,
-        val: factor.val,
     });
+    Ok(())
 }

@@ -348,8 +348,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
     }
 
     statistics(m, &d);
-    super::efm0::set_efm0(m);
-    Ok(())
+    super::efm0::set_efm0(m)
 }
 
 /// 6×nv Jacobian (translation rows then rotation rows) of body `b`'s centre of mass.

@@ -102,41 +102,19 @@ pub struct MetricState {
 pub struct Efm0 {
     /// `efm0_dofid` as indices: the factor's rows.
     pub dofs: Vec<usize>,
-    /// MuJoCo's reverse Cholesky factor `efm0_L` (`H = Lᵀ·L`), row `r` at `rowadr[r]`, its
-    /// diagonal last; `coldof` holds each entry's column as the dof it stands for.
-    pub rowadr: Vec<usize>,
-    pub rownnz: Vec<usize>,
+    /// MuJoCo's reverse Cholesky factor `efm0_L` (`H = Lᵀ·L`) in compact rows.
+    pub l: super::rchol::RevChol,
+    /// Each entry's column of `l` as the dof it stands for.
     pub coldof: Vec<i32>,
-    pub val: Vec<f64>,
 }
 
 impl Efm0 {
-    /// `x[dofs] = (M + s·K_bend)⁻¹·b[dofs]` (`mju_cholSolveSparse` on the rows); no other
-    /// entry of `x` is read or written.
+    /// `x[dofs] = (M + s·K_bend)⁻¹·b[dofs]`; no other entry of `x` is read or written.
     fn solve(&self, x: &mut [f64], b: &[f64]) {
         for &i in &self.dofs {
             x[i] = b[i];
         }
-        // x ← L⁻ᵀ·x, from the last row
-        for (r, &i) in self.dofs.iter().enumerate().rev() {
-            if x[i] != 0.0 {
-                let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
-                x[i] /= self.val[adr + nnz - 1];
-                let t = x[i];
-                for k in adr..adr + nnz - 1 {
-                    x[self.coldof[k] as usize] -= self.val[k] * t;
-                }
-            }
-        }
-        // x ← L⁻¹·x
-        for (r, &i) in self.dofs.iter().enumerate() {
-            let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
-            if nnz > 1 {
-                let dn = adr + nnz - 1;
-                x[i] -= super::solver::dot_sparse_avx(&self.val[adr..dn], x, &self.coldof[adr..dn]);
-            }
-            x[i] /= self.val[adr + nnz - 1];
-        }
+        self.l.solve_at(x, &self.dofs, &self.coldof);
     }
 }
 
@@ -154,6 +132,11 @@ pub struct PassiveRow {
 pub const PASSIVE_OMEGA2: f64 = 5e7;
 
 impl MetricState {
+    /// This step's actuator terms `(dof, (h²·g_p + h·g_v)·gear²)` in the order they were added.
+    pub fn act_terms(&self) -> &[(usize, f64)] {
+        &self.act_terms
+    }
+
     #[cold]
     pub fn new(m: &Model) -> Self {
         let nv = m.nv;
@@ -721,13 +704,6 @@ pub fn prepare_diag(m: &Model, ms: &mut MetricState) {
     ms.has_diag = ms.efm_diag.iter().any(|&e| e != 0.0);
     // until the actuation stage adds its terms, the whole diagonal is the joints'
     ms.efm_sdiag.copy_from_slice(&ms.efm_diag);
-}
-
-impl MetricState {
-    /// This step's actuator terms `(dof, (h²·g_p + h·g_v)·gear²)` in the order they were added.
-    pub fn act_terms(&self) -> &[(usize, f64)] {
-        &self.act_terms
-    }
 }
 
 /// `res += B·vec`, the metric's addition to M (`mj_effMulAdd`).

@@ -16,74 +16,74 @@ pub struct RevChol {
     lt_map: Vec<usize>,
 }
 
+/// Walks the elimination tree of `mju_cholFactorSymbolic` for an `n`×`n` pattern whose
+/// strictly upper triangle has, in row `r`, the columns `upper(r)`: `visit(r, i)` for each entry
+/// `L[i, r]`, rows `r` from the last, in the order both of its phases meet them.
+fn elimination_walk(
+    n: usize,
+    upper: &impl Fn(usize) -> Vec<usize>,
+    mut visit: impl FnMut(usize, usize),
+) {
+    const NONE: usize = usize::MAX;
+    let (mut parent, mut flag) = (vec![NONE; n], vec![NONE; n]);
+    for r in (0..n).rev() {
+        flag[r] = r;
+        for mut i in upper(r).into_iter().filter(|&i| i > r) {
+            while flag[i] != r {
+                if parent[i] == NONE {
+                    parent[i] = r;
+                }
+                visit(r, i);
+                flag[i] = r;
+                i = parent[i];
+            }
+        }
+    }
+}
+
 impl RevChol {
     /// The pattern of `L` for an `n`×`n` matrix whose strictly upper triangle has, in row `r`,
-    /// the columns `upper(r)` (`mju_cholFactorSymbolic`'s elimination tree walk, both phases).
+    /// the columns `upper(r)` (`mju_cholFactorSymbolic`: counting, then filling each row of `L`
+    /// from its end, before the diagonal, backwards).
     #[cold]
     pub fn symbolic(n: usize, upper: impl Fn(usize) -> Vec<usize>) -> Self {
-        const NONE: usize = usize::MAX;
         let mut f = RevChol {
             rownnz: vec![1; n],
             lt_rownnz: vec![1; n],
             ..Default::default()
         };
-        let (mut parent, mut flag) = (vec![NONE; n], vec![NONE; n]);
-        // counting
-        for r in (0..n).rev() {
-            parent[r] = NONE;
-            flag[r] = r;
-            for mut i in upper(r).into_iter().filter(|&i| i > r) {
-                while flag[i] != r {
-                    if parent[i] == NONE {
-                        parent[i] = r;
-                    }
-                    f.rownnz[i] += 1;
-                    f.lt_rownnz[r] += 1;
-                    flag[i] = r;
-                    i = parent[i];
-                }
-            }
-        }
+        elimination_walk(n, &upper, |r, i| {
+            f.rownnz[i] += 1;
+            f.lt_rownnz[r] += 1;
+        });
         let mut adr = (0, 0);
         for r in 0..n {
             f.rowadr.push(adr.0);
             f.lt_rowadr.push(adr.1);
             adr = (adr.0 + f.rownnz[r], adr.1 + f.lt_rownnz[r]);
         }
-        // filling: each row of L from its end (before the diagonal) backwards
         let nnz = adr.0;
         f.colind = vec![0; nnz];
         f.val = vec![0.0; nnz];
         f.lt_colind = vec![0; nnz];
         f.lt_map = vec![0; nnz];
+        // each row's diagonal is last in L and first in Lᵀ; a row of Lᵀ is written as its row
+        // of the walk comes, the diagonal before the rest
         let mut cursor: Vec<usize> = (0..n).map(|r| f.rowadr[r] + f.rownnz[r] - 1).collect();
         let mut lt_write = f.lt_rowadr.clone();
-        parent.fill(NONE);
-        flag.fill(NONE);
-        for r in (0..n).rev() {
-            parent[r] = NONE;
-            flag[r] = r;
-            let diag = f.rowadr[r] + f.rownnz[r] - 1;
-            f.colind[diag] = r;
+        for r in 0..n {
+            f.colind[cursor[r]] = r;
             f.lt_colind[lt_write[r]] = r;
-            f.lt_map[lt_write[r]] = diag;
+            f.lt_map[lt_write[r]] = cursor[r];
             lt_write[r] += 1;
-            for mut i in upper(r).into_iter().filter(|&i| i > r) {
-                while flag[i] != r {
-                    if parent[i] == NONE {
-                        parent[i] = r;
-                    }
-                    cursor[i] -= 1;
-                    let l_idx = cursor[i];
-                    f.colind[l_idx] = r;
-                    f.lt_colind[lt_write[r]] = i;
-                    f.lt_map[lt_write[r]] = l_idx;
-                    lt_write[r] += 1;
-                    flag[i] = r;
-                    i = parent[i];
-                }
-            }
         }
+        elimination_walk(n, &upper, |r, i| {
+            cursor[i] -= 1;
+            f.colind[cursor[i]] = r;
+            f.lt_colind[lt_write[r]] = i;
+            f.lt_map[lt_write[r]] = cursor[i];
+            lt_write[r] += 1;
+        });
         f
     }
 
@@ -126,6 +126,31 @@ impl RevChol {
             }
         }
         rank
+    }
+
+    /// `x = H⁻¹·x` on the factor's rows (`mju_cholSolveSparse`: `Lᵀ` from the last row, then
+    /// `L` with each row's sum in `mju_dotSparse`'s order), where row `r` is `x[pos[r]]` and
+    /// entry `k` of `L` multiplies `x[col[k]]` (`col` = `colind` carried over by `pos`, so a
+    /// factor of some dofs solves in place in a vector over all of them).
+    pub fn solve_at(&self, x: &mut [f64], pos: &[usize], col: &[i32]) {
+        for (r, &i) in pos.iter().enumerate().rev() {
+            if x[i] != 0.0 {
+                let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
+                x[i] /= self.val[adr + nnz - 1];
+                let t = x[i];
+                for k in adr..adr + nnz - 1 {
+                    x[col[k] as usize] -= self.val[k] * t;
+                }
+            }
+        }
+        for (r, &i) in pos.iter().enumerate() {
+            let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
+            let dn = adr + nnz - 1;
+            if nnz > 1 {
+                x[i] -= super::solver::dot_sparse_avx(&self.val[adr..dn], x, &col[adr..dn]);
+            }
+            x[i] /= self.val[dn];
+        }
     }
 }
 
@@ -180,5 +205,27 @@ mod tests {
         }
         // the last row eliminated first touches every earlier row: all fill
         assert_eq!(f.rownnz.iter().sum::<usize>(), n * (n + 1) / 2);
+        // H⁻¹·(H·x0) = x0, rows placed apart in a longer vector
+        let x0: Vec<f64> = (0..n).map(|i| 1.0 - 0.3 * i as f64).collect();
+        let pos: Vec<usize> = (0..n).map(|r| 2 * r + 1).collect();
+        let col: Vec<i32> = f.colind.iter().map(|&c| pos[c] as i32).collect();
+        let mut x = vec![7.0; 2 * n + 1];
+        for r in 0..n {
+            x[pos[r]] = (0..n).map(|c| a[r * n + c] * x0[c]).sum();
+        }
+        f.solve_at(&mut x, &pos, &col);
+        for r in 0..n {
+            assert!(
+                (x[pos[r]] - x0[r]).abs() < 1e-12,
+                "{} vs {}",
+                x[pos[r]],
+                x0[r]
+            );
+            assert_eq!(
+                x[2 * r],
+                7.0,
+                "an entry outside the factor's rows was touched"
+            );
+        }
     }
 }
