@@ -4,7 +4,7 @@
 //! MuJoCo's; a third block, if there, is `qacc_warmstart`, and a fourth `act`), that state is
 //! loaded after the
 //! steps, so both engines start from the same bits;
-//! `AFTER=N` then steps N more times from it.
+//! `AFTER=N` then steps N more times from it. `NOFWD=1` skips the final `forward`.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let m = match flexlab::load_file(std::path::Path::new(&a[1])) {
@@ -43,7 +43,10 @@ fn main() {
             flexlab::engine::forward::step(&m, &mut d);
         }
     }
-    flexlab::engine::forward::forward(&m, &mut d);
+    // NOFWD=1: the fields as the last step left them (qLU, qDeriv: step-only products)
+    if std::env::var("NOFWD").is_err() {
+        flexlab::engine::forward::forward(&m, &mut d);
+    }
     if a[2] == "efc_AR" {
         // the dual solvers' matrix, built from this state as PGS builds it (with M's factor)
         let mut dm = flexlab::engine::dualmat::DualMatrix::default();

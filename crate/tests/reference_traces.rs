@@ -71,6 +71,11 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_damper_cylinder_implicitfast",
     "free_vertex_implicitfast",
     "rope_on_arm_implicitfast",
+    // implicit: mjd_rne_vel's sparse derivative on B and D, then mju_factorLUSparse's LU
+    "actuated_implicit",
+    "actuator_dynamics_implicit",
+    "rope_on_arm_implicit",
+    "implicit_tree_joints",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -190,6 +195,7 @@ reference_cases!(
     rope_on_arm_rk4,
     rope_on_arm_implicitfast,
     rope_on_arm_implicit,
+    implicit_tree_joints,
     cloth_damped_implicit,
     settotalmass_cloth,
     frictionloss_negative,

@@ -26,7 +26,7 @@ SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
          "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap", "nefm0dof", "nsensor",
-         "nsensordata", "na"]
+         "nsensordata", "na", "nC", "nD", "nB"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -34,7 +34,8 @@ body_parentid body_rootid body_weldid body_mocapid body_jntnum body_jntadr body_
 body_dofadr body_geomnum body_geomadr body_simple body_pos body_quat body_ipos body_iquat
 body_mass body_subtreemass body_inertia body_plugin jnt_actuatorid eq_objtype eq_data
 jnt_type jnt_qposadr jnt_dofadr jnt_bodyid jnt_limited jnt_pos jnt_axis jnt_range jnt_stiffness
-dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0
+dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0 dof_Madr dof_simplenum
+M_rownnz M_rowadr M_colind D_rownnz D_rowadr D_diag D_colind mapM2D mapD2M B_rownnz B_rowadr B_colind
 geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
 geom_friction geom_dataid geom_plugin geom_aabb geom_rbound geom_matid site_bodyid site_pos site_quat site_size
 cam_bodyid cam_pos cam_quat light_bodyid light_pos light_dir

@@ -225,6 +225,10 @@ data_arrays! {
     qLDiagInv: f64[1],
     qH: f64[1],
     qHDiagInv: f64[1],
+    /// `∂(qfrc_actuator + qfrc_passive − qfrc_bias)/∂qvel` in `D`'s layout, and the sparse LU
+    /// factor of `M − h·qDeriv` (`implicit`; `implicitfast` keeps its factor in `qH`).
+    qDeriv: f64[1],
+    qLU: f64[1],
 
     flexedge_velocity: f64[1],
     /// Tendon lengths (m) and velocities (m/s), and their Jacobian rows.
@@ -389,6 +393,8 @@ impl Data {
             qLDiagInv: z(nv),
             qH: z(m.nC),
             qHDiagInv: z(nv),
+            qDeriv: z(m.nD),
+            qLU: z(m.nD),
             flexedge_velocity: z(m.nflexedge),
             ten_length: z(m.ntendon),
             ten_velocity: z(m.ntendon),

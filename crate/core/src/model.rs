@@ -408,8 +408,8 @@ model_struct! {
         nJfv: usize,
         /// Dofs of the constant bending factor of the discrete metric (`efm0_dofid`).
         nefm0dof: usize,
-        /// The constant bending factor itself (MuJoCo's `efm0_L`, here an LDLᵀ numbered by
-        /// dof), made by `mj_setConst`; `None` when `nefm0dof` is 0.
+        /// The constant bending factor itself (MuJoCo's `efm0_L`, its sparse reverse
+        /// Cholesky), made by `mj_setConst`; `None` when `nefm0dof` is 0.
         efm0: Option<crate::engine::metric::Efm0>,
         neq: usize,
         nkey: usize,
@@ -421,6 +421,10 @@ model_struct! {
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
         nC: usize,
+        /// Non-zeros of the dof-dof matrix `D` (`qDeriv`, `qLU`; both triangles) and of the
+        /// body-dof matrix `B`.
+        nD: usize,
+        nB: usize,
         /// Plugin instances (`mjModel.nplugin`); flexlab implements MuJoCo's cable plugin.
         nplugin: usize,
         /// The cable plugin instances' constants (MuJoCo keeps them in the plugin's state).
@@ -517,6 +521,19 @@ model_struct! {
         M_rownnz: i32[1],
         M_rowadr: i32[1],
         M_colind: i32[1],
+        /// `D`: per dof, its row of related dofs (ancestors, itself, descendants) and the
+        /// diagonal's place in it; `mapM2D`, each entry's index in `M`, or −1; `mapD2M`, each
+        /// entry of `M`'s index in `D`.
+        D_rownnz: i32[1],
+        D_rowadr: i32[1],
+        D_diag: i32[1],
+        D_colind: i32[1],
+        mapM2D: i32[1],
+        mapD2M: i32[1],
+        /// `B`: per body, the dofs of its ancestors, itself and its subtree.
+        B_rownnz: i32[1],
+        B_rowadr: i32[1],
+        B_colind: i32[1],
 
         geom_type: i32[1],
         geom_contype: i32[1],
@@ -832,6 +849,8 @@ impl Model {
             "nsensor" => self.nsensor,
             "nsensordata" => self.nsensordata,
             "nC" => self.nC,
+            "nD" => self.nD,
+            "nB" => self.nB,
             _ => return None,
         })
     }

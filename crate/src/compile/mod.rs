@@ -25,6 +25,7 @@ pub mod composite;
 mod efm0;
 mod sensor;
 mod setconst;
+mod sparsity;
 
 use crate::error::{Error, Result};
 use crate::math;
@@ -1352,8 +1353,11 @@ fn build(spec: &Spec) -> Result<Model> {
         .map(|&b| m.body_treeid[b as usize])
         .collect();
 
-    // ---- sparse mass-matrix layout (lower triangle rows, diagonal last)
-    make_m_sparse(&mut m);
+    // ---- sparse layouts: M (lower triangle rows, diagonal last), the dof-dof matrix D and the
+    // body-dof matrix B of the velocity derivatives
+    sparsity::make_m_sparse(&mut m);
+    sparsity::make_d_sparse(&mut m);
+    sparsity::make_b_sparse(&mut m);
 
     // ---- geoms
     m.ngeom = geoms.len();
@@ -1742,62 +1746,6 @@ fn check_mass(bodies: &[CBody], i: usize) -> bool {
     (i + 1..bodies.len())
         .filter(|&k| bodies[k].parent == i && bodies[k].joints.is_empty())
         .any(|k| check_mass(bodies, k))
-}
-
-/// M's reduced sparse layout: each row holds its ancestor dofs then the diagonal; simple dofs
-/// keep only the diagonal.
-fn make_m_sparse(m: &mut Model) {
-    let nv = m.nv;
-    let mut rownnz = vec![0i32; nv];
-    for i in (0..nv).rev() {
-        rownnz[i] += 1;
-        if m.dof_simplenum[i] == 0 {
-            let mut j = m.dof_parentid[i];
-            while j >= 0 {
-                rownnz[i] += 1;
-                j = m.dof_parentid[j as usize];
-            }
-        }
-    }
-    let mut rowadr = vec![0i32; nv];
-    for i in 1..nv {
-        rowadr[i] = rowadr[i - 1] + rownnz[i - 1];
-    }
-    let nc = if nv > 0 {
-        (rowadr[nv - 1] + rownnz[nv - 1]) as usize
-    } else {
-        0
-    };
-    let mut colind = vec![0i32; nc];
-    for i in 0..nv {
-        let mut k = (rowadr[i] + rownnz[i] - 1) as usize;
-        colind[k] = i as i32;
-        if m.dof_simplenum[i] == 0 {
-            let mut j = m.dof_parentid[i];
-            while j >= 0 {
-                k -= 1;
-                colind[k] = j;
-                j = m.dof_parentid[j as usize];
-            }
-        }
-    }
-    // legacy qM addresses: each dof stores its diagonal then its ancestors
-    let mut madr = Vec::with_capacity(nv);
-    let mut adr = 0i32;
-    for i in 0..nv {
-        madr.push(adr);
-        adr += 1;
-        let mut j = m.dof_parentid[i];
-        while j >= 0 {
-            adr += 1;
-            j = m.dof_parentid[j as usize];
-        }
-    }
-    m.dof_Madr = madr;
-    m.M_rownnz = rownnz;
-    m.M_rowadr = rowadr;
-    m.M_colind = colind;
-    m.nC = nc;
 }
 
 fn copy_flexes(

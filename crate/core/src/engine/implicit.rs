@@ -11,30 +11,45 @@ use crate::data::Data;
 use crate::math::mul_inert_vec;
 use crate::model::{disable, Integrator, Model};
 
-/// Dense work space of the full `implicit` integrator, allocated on its first use.
+/// Work space of `implicit`'s bias-force derivative (`mjd_rne_vel`): 6-vectors on the entries
+/// of `D` (`dcdofdot`) and of `B` (the others), allocated on first use.
 #[derive(Debug, Clone, Default)]
 pub struct ImplicitScratch {
-    a: Vec<f64>,
-    dcvel: Vec<f64>,
     dcdofdot: Vec<f64>,
+    dcvel: Vec<f64>,
     dcacc: Vec<f64>,
     dcfrc: Vec<f64>,
+    /// One body's rows of `B` (6 each), and one dof's row of `D`.
     tmp: Vec<f64>,
-    perm: Vec<usize>,
+    row: Vec<f64>,
+    /// Per dof: its number of ancestor dofs (MuJoCo reads it off `dof_Madr`).
+    nanc: Vec<usize>,
+    remaining: Vec<usize>,
 }
 
 impl ImplicitScratch {
     pub fn ensure(&mut self, m: &Model) {
-        let (nv, nb) = (m.nv, m.nbody);
-        if self.a.len() != nv * nv {
-            self.a = crate::data::zeros::<f64>(nv * nv);
-            self.dcvel = crate::data::zeros::<f64>(nb * 6 * nv);
-            self.dcdofdot = crate::data::zeros::<f64>(nv * 6 * nv);
-            self.dcacc = crate::data::zeros::<f64>(nb * 6 * nv);
-            self.dcfrc = crate::data::zeros::<f64>(nb * 6 * nv);
-            self.tmp = crate::data::zeros::<f64>(6 * nv);
-            self.perm = crate::data::zeros(nv);
+        if self.nanc.len() == m.nv && self.dcvel.len() == 6 * m.nB {
+            return;
         }
+        self.dcdofdot = crate::data::zeros::<f64>(6 * m.nD);
+        self.dcvel = crate::data::zeros::<f64>(6 * m.nB);
+        self.dcacc = crate::data::zeros::<f64>(6 * m.nB);
+        self.dcfrc = crate::data::zeros::<f64>(6 * m.nB);
+        self.tmp = crate::data::zeros::<f64>(6 * m.nv);
+        self.row = crate::data::zeros::<f64>(m.nv);
+        self.nanc = (0..m.nv)
+            .map(|j| {
+                let mut k = m.dof_parentid[j];
+                let mut count = 0;
+                while k >= 0 {
+                    count += 1;
+                    k = m.dof_parentid[k as usize];
+                }
+                count
+            })
+            .collect();
+        self.remaining = crate::data::zeros(m.nv);
     }
 }
 
@@ -57,49 +72,36 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
     } else {
         let mut w = std::mem::take(&mut s.implicit);
         w.ensure(m);
-        full_matrix(m, d, &mut w);
-        lu_solve(m.nv, &mut w.a, &mut w.perm, &mut qacc);
+        smooth_vel(m, d, &mut w);
+        lu_matrix(m, d);
+        factor_lu_sparse(m, &mut d.a.qLU, &mut w.remaining);
         s.implicit = w;
+        let rhs = std::mem::take(&mut qacc);
+        qacc = std::mem::take(&mut s.qfrc_tmp);
+        solve_lu_sparse(m, &d.a.qLU, &mut qacc, &rhs);
+        s.qfrc_tmp = rhs;
     }
     super::integrator::advance(m, d, &qacc, None);
     s.qacc_tmp = qacc;
 }
 
-/// Position of entry (row, col ≤ row) in M's sparse lower layout, if it is stored.
-fn m_index(m: &Model, row: usize, col: usize) -> Option<usize> {
-    let adr = m.M_rowadr[row] as usize;
-    (adr..adr + m.M_rownnz[row] as usize).find(|&a| m.M_colind[a] as usize == col)
+/// Position of entry (row, col) in `D`'s layout, if the two dofs are related in the dof tree
+/// (one is the other or its ancestor): pairs outside it are not in `qDeriv`.
+fn d_index(m: &Model, row: usize, col: usize) -> Option<usize> {
+    let adr = m.D_rowadr[row] as usize;
+    let cols = &m.D_colind[adr..adr + m.D_rownnz[row] as usize];
+    cols.binary_search(&(col as i32)).ok().map(|k| adr + k)
 }
 
-/// Whether dofs `a` and `b` are related in the dof tree (one is the other or its ancestor):
-/// MuJoCo's `qDeriv` sparsity (`D_colind`, `mj_makeDofDofSparse` unreduced). M's layout drops
-/// the off-diagonal pairs of simple dofs (a vertex body's three slides), D keeps them.
-fn d_related(m: &Model, a: usize, b: usize) -> bool {
-    let (mut hi, lo) = if a >= b { (a, b) } else { (b, a) };
-    while hi > lo {
-        match usize::try_from(m.dof_parentid[hi]) {
-            Ok(p) => hi = p,
-            Err(_) => return false,
-        }
-    }
-    hi == lo
-}
-
-/// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`): qDeriv summed first, then
-/// `M + qDeriv·(−h)` (`mju_addScl` after `mjd_smooth_vel`), so each entry rounds as MuJoCo's.
+/// `qH = M − h·qDeriv` in M's sparsity, factored (`implicitfast`): `qDeriv` summed first
+/// without the bias derivative (`mjd_smooth_vel(m, d, 0)`), gathered to M's layout and added as
+/// `M + qDeriv·(−h)` (`mju_addScl`), so each entry rounds as MuJoCo's.
 fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
-    let mut qh = std::mem::take(&mut d.a.qH);
-    qh.fill(0.0);
-    qderiv_terms(m, d, &mut |r, c, v| {
-        if c <= r {
-            if let Some(adr) = m_index(m, r, c) {
-                qh[adr] += v;
-            }
-        }
-    });
+    qderiv(m, d);
     let h = m.opt.timestep;
-    for (q, &mv) in qh.iter_mut().zip(&d.a.M) {
-        *q = mv + *q * -h;
+    let mut qh = std::mem::take(&mut d.a.qH);
+    for ((q, &mv), &k) in qh.iter_mut().zip(&d.a.M).zip(&m.mapD2M) {
+        *q = mv + d.a.qDeriv[k as usize] * -h;
     }
     // standalone free bodies keep M in the symmetric factor (their block is solved apart)
     for &(_, adr) in free {
@@ -112,6 +114,18 @@ fn fast_matrix(m: &Model, d: &mut Data, free: &[(usize, usize)]) {
     d.a.qH = qh;
     let (qh, qhd) = (&mut d.a.qH, &mut d.a.qHDiagInv);
     factor_i(m, qh, qhd).warn(d);
+}
+
+/// `qDeriv` = ∂(qfrc_actuator + qfrc_passive)/∂qvel on `D`'s entries ([`qderiv_terms`]).
+fn qderiv(m: &Model, d: &mut Data) {
+    let mut qd = std::mem::take(&mut d.a.qDeriv);
+    qd.fill(0.0);
+    qderiv_terms(m, d, &mut |r, c, v| {
+        if let Some(k) = d_index(m, r, c) {
+            qd[k] += v;
+        }
+    });
+    d.a.qDeriv = qd;
 }
 
 /// Calls `add(row, col, value)` with the terms of `qDeriv` = ∂(qfrc_actuator + qfrc_passive)/∂qvel
@@ -181,28 +195,24 @@ pub(crate) fn qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize
     }
 }
 
-/// Dense `M − h·qDeriv` with the bias-force derivative (`implicit`).
-fn full_matrix(m: &Model, d: &Data, w: &mut ImplicitScratch) {
-    let nv = m.nv;
+/// `qDeriv` with the bias-force derivative, as `mjd_smooth_vel(m, d, 1)` sums it: the actuator
+/// and passive terms ([`qderiv_terms`]) on `D`'s entries, then `mjd_rne_vel`'s subtracted.
+fn smooth_vel(m: &Model, d: &mut Data, w: &mut ImplicitScratch) {
+    qderiv(m, d);
+    let mut qd = std::mem::take(&mut d.a.qDeriv);
+    rne_vel(m, d, w, &mut qd);
+    d.a.qDeriv = qd;
+}
+
+/// `qLU = M − h·qDeriv` on `D`'s entries: M gathered to both triangles (`mju_gatherMasked`
+/// through `mapM2D`, zero where M's reduced layout has no entry), then `qDeriv·(−h)` added.
+fn lu_matrix(m: &Model, d: &mut Data) {
     let h = m.opt.timestep;
-    let a = &mut w.a;
-    a.fill(0.0);
-    for i in 0..nv {
-        let adr = m.M_rowadr[i] as usize;
-        for t in adr..adr + m.M_rownnz[i] as usize {
-            let j = m.M_colind[t] as usize;
-            a[i * nv + j] = d.a.M[t];
-            a[j * nv + i] = d.a.M[t];
-        }
+    let a = &mut d.a;
+    for ((lu, &map), &qd) in a.qLU.iter_mut().zip(&m.mapM2D).zip(&a.qDeriv) {
+        let mv = usize::try_from(map).map_or(0.0, |k| a.M[k]);
+        *lu = mv + qd * -h;
     }
-    // only pairs in qDeriv's sparsity (ancestor-related dofs) are kept
-    qderiv_terms(m, d, &mut |r, c, v| {
-        if d_related(m, r, c) {
-            a[r * nv + c] += v * -h;
-        }
-    });
-    // qDeriv −= ∂bias/∂v, so A = M − h·qDeriv gains +h·∂bias/∂v
-    rne_vel(m, d, w, h);
 }
 
 /// `∂(cross_motion(vel, v))/∂vel` (`mjd_crossMotion_vel`), row-major 6×6.
@@ -307,180 +317,333 @@ fn mul_inert_vec_vel(i: &[f64]) -> [f64; 36] {
     dm
 }
 
-/// `out(6×nv) = mat(6×6)·x(6×nv)`.
-fn mat6_mul(out: &mut [f64], mat: &[f64; 36], x: &[f64], nv: usize) {
-    for r in 0..6 {
-        let row = &mut out[r * nv..(r + 1) * nv];
-        row.fill(0.0);
-        for k in 0..6 {
-            let c = mat[6 * r + k];
-            if c == 0.0 {
-                continue;
-            }
-            let xr = &x[k * nv..(k + 1) * nv];
-            for j in 0..nv {
-                row[j] += c * xr[j];
+/// 6×6 transpose (`mju_transpose`).
+fn transpose6(a: &[f64; 36]) -> [f64; 36] {
+    std::array::from_fn(|k| a[6 * (k % 6) + k / 6])
+}
+
+/// `res(r×6) = a(r×6)·b(6×6)` as `mju_mulMatMat` sums it: each row of `res` accumulates the rows
+/// of `b` scaled by the row of `a`, skipping its zeros.
+fn mul_mat6(res: &mut [f64], a: &[f64], b: &[f64; 36]) {
+    for (out, ar) in res.chunks_exact_mut(6).zip(a.chunks_exact(6)) {
+        out.fill(0.0);
+        for (k, &s) in ar.iter().enumerate() {
+            if s != 0.0 {
+                for (o, &bv) in out.iter_mut().zip(&b[6 * k..6 * k + 6]) {
+                    *o += bv * s;
+                }
             }
         }
     }
 }
 
-/// Adds `h·∂qfrc_bias/∂qvel` to `w.a` (dense port of `mjd_rne_vel_dense`).
-fn rne_vel(m: &Model, d: &Data, w: &mut ImplicitScratch, h: f64) {
-    let (nv, nb) = (m.nv, m.nbody);
-    let n6 = 6 * nv;
+fn add_to(res: &mut [f64], v: &[f64]) {
+    for (r, &x) in res.iter_mut().zip(v) {
+        *r += x;
+    }
+}
+
+/// Dofs of the ancestors of body `n` (through the welds), the leading entries of its row of
+/// `B`; 0 when `n` hangs on the world (`copyFromParent`'s count).
+fn ancestor_dofs(m: &Model, n: usize) -> usize {
+    let mut count = 0;
+    let mut np = m.body_weldid[m.body_parentid[n] as usize] as usize;
+    while np > 0 {
+        count += m.body_dofnum[np] as usize;
+        np = m.body_weldid[m.body_parentid[np] as usize] as usize;
+    }
+    count
+}
+
+/// Body `n`'s row of `mat` (6-vectors on `B`) starts as its parent's on their shared ancestor
+/// dofs (`copyFromParent`).
+fn copy_from_parent(m: &Model, mat: &mut [f64], n: usize) {
+    let p = m.body_parentid[n] as usize;
+    if n == 0 || m.body_weldid[p] == 0 {
+        return;
+    }
+    let len = 6 * ancestor_dofs(m, n);
+    let (src, dst) = (6 * m.B_rowadr[p] as usize, 6 * m.B_rowadr[n] as usize);
+    mat.copy_within(src..src + len, dst);
+}
+
+/// Adds body `n`'s row of `mat` to its parent's, entry by matching dof (`addToParent`): a
+/// child's dofs are a subset of its parent's row.
+fn add_to_parent(m: &Model, mat: &mut [f64], n: usize) {
+    let p = m.body_parentid[n] as usize;
+    if n == 0 || m.body_weldid[p] == 0 {
+        return;
+    }
+    let (ca, cn) = (m.B_rowadr[n] as usize, m.B_rownnz[n] as usize);
+    let (pa, pn) = (m.B_rowadr[p] as usize, m.B_rownnz[p] as usize);
+    let (mut i, mut ip) = (0, 0);
+    while i < cn && ip < pn {
+        let (c, cp) = (m.B_colind[ca + i], m.B_colind[pa + ip]);
+        if c == cp {
+            let (src, dst) = (6 * (ca + i), 6 * (pa + ip));
+            for k in 0..6 {
+                mat[dst + k] += mat[src + k];
+            }
+            i += 1;
+            ip += 1;
+        } else {
+            debug_assert!(c > cp, "child dofs must be a subset of the parent's");
+            ip += 1;
+        }
+    }
+}
+
+/// `∂cvel/∂qvel` per body on `B` and `∂cdof_dot/∂qvel` per dof on `D` (`mjd_comVel_vel`).
+fn com_vel_vel(m: &Model, d: &Data, w: &mut ImplicitScratch) {
     let a = &d.a;
-    w.dcvel.fill(0.0);
-    w.dcdofdot.fill(0.0);
-    let mut tmp = std::mem::take(&mut w.tmp);
-    for i in 1..nb {
-        let p = m.body_parentid[i] as usize;
-        let (lo, hi) = w.dcvel.split_at_mut(i * n6);
-        hi[..n6].copy_from_slice(&lo[p * n6..p * n6 + n6]);
-        let cur = &mut hi[..n6];
-        let d0 = m.body_dofadr[i] as usize;
-        let dn = m.body_dofnum[i] as usize;
-        let mut j = d0;
-        while j < d0 + dn {
-            let jt = m.jnt_type[m.dof_jntid[j] as usize];
-            let add = |cur: &mut [f64], j: usize| {
-                for k in 0..6 {
-                    cur[k * nv + j] += a.cdof[6 * j + k];
+    let (dcvel, dcdofdot) = (&mut w.dcvel, &mut w.dcdofdot);
+    for i in 1..m.nbody {
+        copy_from_parent(m, dcvel, i);
+        let bi = 6 * m.B_rowadr[i] as usize;
+        let last = (m.body_dofadr[i] + m.body_dofnum[i]).max(0) as usize;
+        let mut j = m.body_dofadr[i].max(0) as usize;
+        while j < last {
+            let mut jadr = w.nanc[j];
+            let jtype = m.jnt_type[m.dof_jntid[j] as usize];
+            // Dcvel += cdof·D(qvel) on dofs j.., at their places after the ancestors
+            let add_cdof = |dcvel: &mut [f64], j: usize, jadr: usize, n: usize| {
+                for t in 0..n {
+                    let o = bi + 6 * (jadr + t);
+                    add_to(&mut dcvel[o..o + 6], &a.cdof[6 * (j + t)..6 * (j + t) + 6]);
                 }
             };
-            if jt == 0 {
-                for t in 0..3 {
-                    add(cur, j + t);
+            // Dcdofdot(dof k) = Dcvel·(∂ crossMotion(cvel, cdof_k)/∂cvel)ᵀ on k's ancestors
+            let dofdot = |dcvel: &[f64], dcdofdot: &mut [f64], k: usize, nrow: usize| {
+                let mat = transpose6(&cross_motion_vel(&a.cdof[6 * k..6 * k + 6]));
+                let o = 6 * m.D_rowadr[k] as usize;
+                mul_mat6(
+                    &mut dcdofdot[o..o + 6 * nrow],
+                    &dcvel[bi..bi + 6 * nrow],
+                    &mat,
+                );
+            };
+            match jtype {
+                0 | 1 => {
+                    if jtype == 0 {
+                        // free: the translations carry no cdof_dot
+                        add_cdof(dcvel, j, jadr, 3);
+                        j += 3;
+                        jadr += 3;
+                    }
+                    for dj in 0..3 {
+                        dofdot(dcvel, dcdofdot, j + dj, jadr + dj);
+                    }
+                    add_cdof(dcvel, j, jadr, 3);
+                    j += 3;
                 }
-                j += 3;
-            }
-            if jt == 0 || jt == 1 {
-                for k in 0..3 {
-                    let mat = cross_motion_vel(&a.cdof[6 * (j + k)..6 * (j + k) + 6]);
-                    mat6_mul(&mut tmp, &mat, cur, nv);
-                    w.dcdofdot[(j + k) * n6..(j + k + 1) * n6].copy_from_slice(&tmp);
+                _ => {
+                    dofdot(dcvel, dcdofdot, j, jadr);
+                    add_cdof(dcvel, j, jadr, 1);
+                    j += 1;
                 }
-                for t in 0..3 {
-                    add(cur, j + t);
-                }
-                j += 3;
-            } else {
-                let mat = cross_motion_vel(&a.cdof[6 * j..6 * j + 6]);
-                mat6_mul(&mut tmp, &mat, cur, nv);
-                w.dcdofdot[j * n6..(j + 1) * n6].copy_from_slice(&tmp);
-                add(cur, j);
-                j += 1;
-            }
-        }
-    }
-    w.dcacc.fill(0.0);
-    w.dcfrc.fill(0.0);
-    for i in 1..nb {
-        let p = m.body_parentid[i] as usize;
-        let (lo, hi) = w.dcacc.split_at_mut(i * n6);
-        hi[..n6].copy_from_slice(&lo[p * n6..p * n6 + n6]);
-        let acc = &mut hi[..n6];
-        let d0 = m.body_dofadr[i] as usize;
-        for j in d0..d0 + m.body_dofnum[i] as usize {
-            for k in 0..6 {
-                acc[k * nv + j] += a.cdof_dot[6 * j + k];
-            }
-            let qv = a.qvel[j];
-            let dd = &w.dcdofdot[j * n6..(j + 1) * n6];
-            for t in 0..n6 {
-                acc[t] += dd[t] * qv;
-            }
-        }
-        let inert = &a.cinert[10 * i..10 * i + 10];
-        let dmul = mul_inert_vec_vel(inert);
-        let fr = &mut w.dcfrc[i * n6..(i + 1) * n6];
-        mat6_mul(fr, &dmul, acc, nv);
-        let vel = &a.cvel[6 * i..6 * i + 6];
-        let iv = mul_inert_vec(inert, vel);
-        let mut mat = cross_force_vel(&iv);
-        let mat1 = cross_force_frc(vel);
-        for r in 0..6 {
-            for c in 0..6 {
-                let mut s = 0.0;
-                for k in 0..6 {
-                    s += mat1[6 * r + k] * dmul[6 * k + c];
-                }
-                mat[6 * r + c] += s;
-            }
-        }
-        mat6_mul(&mut tmp, &mat, &w.dcvel[i * n6..(i + 1) * n6], nv);
-        for t in 0..n6 {
-            fr[t] += tmp[t];
-        }
-    }
-    for i in (1..nb).rev() {
-        let p = m.body_parentid[i] as usize;
-        if p != 0 {
-            let (lo, hi) = w.dcfrc.split_at_mut(i * n6);
-            let src = &hi[..n6];
-            let dst = &mut lo[p * n6..p * n6 + n6];
-            for t in 0..n6 {
-                dst[t] += src[t];
-            }
-        }
-    }
-    w.tmp = tmp;
-    for i in 0..nv {
-        let b = m.dof_bodyid[i] as usize;
-        for k in 0..6 {
-            let c = a.cdof[6 * i + k];
-            if c == 0.0 {
-                continue;
-            }
-            let row = &w.dcfrc[(b * 6 + k) * nv..(b * 6 + k + 1) * nv];
-            for j in 0..nv {
-                w.a[i * nv + j] += h * c * row[j];
             }
         }
     }
 }
 
-/// Solves `A·x = b` in place by LU with partial pivoting (A is overwritten).
-fn lu_solve(n: usize, a: &mut [f64], perm: &mut [usize], x: &mut [f64]) {
-    for (i, p) in perm.iter_mut().enumerate() {
-        *p = i;
+/// `qDeriv −= ∂qfrc_bias/∂qvel`, MuJoCo 3.15.0's sparse `mjd_rne_vel`: the derivatives of each
+/// body's `cvel`, `cacc` and `cfrc_body` live on its row of `B` (the dofs that can move it or
+/// that it carries), so the cost grows with the tree's depth, not with `nv²`.
+fn rne_vel(m: &Model, d: &Data, w: &mut ImplicitScratch, qderiv: &mut [f64]) {
+    let a = &d.a;
+    w.dcdofdot.fill(0.0);
+    w.dcvel.fill(0.0);
+    w.dcacc.fill(0.0);
+    w.dcfrc.fill(0.0);
+    com_vel_vel(m, d, w);
+    for i in 1..m.nbody {
+        copy_from_parent(m, &mut w.dcacc, i);
+        let (bi, n6) = (6 * m.B_rowadr[i] as usize, 6 * m.B_rownnz[i] as usize);
+        let last = (m.body_dofadr[i] + m.body_dofnum[i]).max(0) as usize;
+        for j in m.body_dofadr[i].max(0) as usize..last {
+            // Dcacc += cdof_dot·D(qvel) + D(cdof_dot)·qvel (D's row j matches B's row i)
+            let o = bi + 6 * w.nanc[j];
+            add_to(&mut w.dcacc[o..o + 6], &a.cdof_dot[6 * j..6 * j + 6]);
+            let dj = 6 * m.D_rowadr[j] as usize;
+            let qv = a.qvel[j];
+            for (r, &x) in w.dcacc[bi..bi + n6]
+                .iter_mut()
+                .zip(&w.dcdofdot[dj..dj + n6])
+            {
+                *r += x * qv;
+            }
+        }
+        // Dcfrc = D(cinert·cacc + cvel ×* (cinert·cvel))
+        let inert = &a.cinert[10 * i..10 * i + 10];
+        let vel = &a.cvel[6 * i..6 * i + 6];
+        let dmul = mul_inert_vec_vel(inert);
+        mul_mat6(
+            &mut w.dcfrc[bi..bi + n6],
+            &w.dcacc[bi..bi + n6],
+            &transpose6(&dmul),
+        );
+        let mut mat = cross_force_vel(&mul_inert_vec(inert, vel));
+        let mut mat2 = [0.0; 36];
+        mul_mat6(&mut mat2, &cross_force_frc(vel), &dmul);
+        add_to(&mut mat, &mat2);
+        let tmp = &mut w.tmp[..n6];
+        mul_mat6(tmp, &w.dcvel[bi..bi + n6], &transpose6(&mat));
+        add_to(&mut w.dcfrc[bi..bi + n6], tmp);
     }
-    for k in 0..n {
-        let mut piv = k;
-        for i in k + 1..n {
-            if a[i * n + k].abs() > a[piv * n + k].abs() {
-                piv = i;
-            }
+    let n0 = 6 * m.B_rownnz[0] as usize;
+    w.dcfrc[..n0].fill(0.0);
+    for i in (1..m.nbody).rev() {
+        add_to_parent(m, &mut w.dcfrc, i);
+    }
+    // qDeriv −= D(cdof·cfrc_body), row j on B's row of j's body
+    for j in 0..m.nv {
+        let i = m.dof_bodyid[j] as usize;
+        let (bi, nb) = (6 * m.B_rowadr[i] as usize, m.B_rownnz[i] as usize);
+        let cdof = &a.cdof[6 * j..6 * j + 6];
+        let row = &mut w.row[..nb];
+        for (r, f) in row.iter_mut().zip(w.dcfrc[bi..bi + 6 * nb].chunks_exact(6)) {
+            *r = crate::math::dot(f, cdof);
         }
-        if piv != k {
-            for j in 0..n {
-                a.swap(k * n + j, piv * n + j);
-            }
-            x.swap(k, piv);
-            perm.swap(k, piv);
+        let dj = m.D_rowadr[j] as usize;
+        for (q, &r) in qderiv[dj..dj + nb].iter_mut().zip(row.iter()) {
+            *q -= r;
         }
-        let dkk = a[k * n + k];
-        if dkk == 0.0 {
-            continue;
-        }
-        for i in k + 1..n {
-            let l = a[i * n + k] / dkk;
-            if l == 0.0 {
+    }
+}
+
+/// Factors `lu` (on `D`'s entries) in place as `(U + I)·L`, from the last row up, without
+/// pivoting or fill-in (`mju_factorLUSparse`): D's rows close under the dof tree, so the
+/// elimination stays in its sparsity.
+fn factor_lu_sparse(m: &Model, lu: &mut [f64], remaining: &mut [usize]) {
+    let (rownnz, rowadr, colind) = (&m.D_rownnz, &m.D_rowadr, &m.D_colind);
+    for (r, &n) in remaining.iter_mut().zip(rownnz.iter()) {
+        *r = n as usize;
+    }
+    for i in (0..m.nv).rev() {
+        let ii = rowadr[i] as usize + remaining[i] - 1;
+        remaining[i] -= 1;
+        debug_assert_eq!(colind[ii], i as i32, "missing diagonal element");
+        for j in (0..i).rev() {
+            if remaining[j] == 0 {
                 continue;
             }
-            a[i * n + k] = l;
-            for j in k + 1..n {
-                a[i * n + j] -= l * a[k * n + j];
+            let ji = rowadr[j] as usize + remaining[j] - 1;
+            if colind[ji] != i as i32 {
+                continue;
             }
-            x[i] -= l * x[k];
+            remaining[j] -= 1;
+            lu[ji] /= lu[ii];
+            let luji = lu[ji];
+            // (j, k) −= (i, k)·(j, i) for k < i: row i's remaining columns are in row j's
+            let (mut icnt, mut jcnt) = (rowadr[i] as usize, rowadr[j] as usize);
+            let jend = rowadr[j] as usize + remaining[j];
+            while jcnt < jend {
+                if colind[icnt] == colind[jcnt] {
+                    lu[jcnt] -= lu[icnt] * luji;
+                    icnt += 1;
+                    jcnt += 1;
+                } else {
+                    debug_assert!(colind[icnt] > colind[jcnt], "requires fill-in");
+                    jcnt += 1;
+                }
+            }
         }
     }
-    for k in (0..n).rev() {
-        let mut s = x[k];
-        for j in k + 1..n {
-            s -= a[k * n + j] * x[j];
+}
+
+/// Solves `qLU·res = vec` with the factor of [`factor_lu_sparse`] (`mju_solveLUSparse`): first
+/// `(U + I)`, last row up, then `L` with its diagonal.
+fn solve_lu_sparse(m: &Model, lu: &[f64], res: &mut [f64], vec: &[f64]) {
+    let (rownnz, rowadr, diag, colind) = (&m.D_rownnz, &m.D_rowadr, &m.D_diag, &m.D_colind);
+    for i in (0..m.nv).rev() {
+        res[i] = vec[i];
+        let d1 = diag[i] as usize + 1;
+        let n = rownnz[i] as usize - d1;
+        if n > 0 {
+            let adr = rowadr[i] as usize + d1;
+            res[i] -= super::solver::dot_sparse_avx(&lu[adr..adr + n], res, &colind[adr..adr + n]);
         }
-        let dkk = a[k * n + k];
-        x[k] = if dkk != 0.0 { s / dkk } else { 0.0 };
+    }
+    for i in 0..m.nv {
+        let (dg, adr) = (diag[i] as usize, rowadr[i] as usize);
+        if dg > 0 {
+            res[i] -=
+                super::solver::dot_sparse_avx(&lu[adr..adr + dg], res, &colind[adr..adr + dg]);
+        }
+        res[i] /= lu[adr + dg];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dof tree with a branch: 0 ← 1 ← 2 and 0 ← 3 ← 4, 5 on its own; D's rows by hand
+    /// (each dof's ancestors, itself, its descendants).
+    fn tree() -> Model {
+        let rows: [&[i32]; 6] = [
+            &[0, 1, 2, 3, 4],
+            &[0, 1, 2],
+            &[0, 1, 2],
+            &[0, 3, 4],
+            &[0, 3, 4],
+            &[5],
+        ];
+        let mut m = Model {
+            nv: 6,
+            dof_parentid: vec![-1, 0, 1, 0, 3, -1],
+            ..Default::default()
+        };
+        for (i, row) in rows.iter().enumerate() {
+            m.D_rowadr.push(m.D_colind.len() as i32);
+            m.D_rownnz.push(row.len() as i32);
+            m.D_diag
+                .push(row.iter().position(|&c| c == i as i32).unwrap() as i32);
+            m.D_colind.extend_from_slice(row);
+        }
+        m.nD = m.D_colind.len();
+        m
+    }
+
+    #[test]
+    fn sparse_lu_solves_an_unsymmetric_tree_matrix() {
+        let m = tree();
+        let n = m.nv;
+        // an unsymmetric matrix on D's entries, diagonally dominant
+        let mut dense = vec![0.0; n * n];
+        let mut lu = vec![0.0; m.nD];
+        for i in 0..n {
+            let adr = m.D_rowadr[i] as usize;
+            for k in adr..adr + m.D_rownnz[i] as usize {
+                let j = m.D_colind[k] as usize;
+                let v = if i == j {
+                    4.0 + i as f64
+                } else {
+                    ((3 * i + 7 * j) as f64).sin()
+                };
+                dense[i * n + j] = v;
+                lu[k] = v;
+            }
+        }
+        let mut remaining = vec![0; n];
+        factor_lu_sparse(&m, &mut lu, &mut remaining);
+        let b: Vec<f64> = (0..n).map(|i| (i as f64 * 1.7).cos()).collect();
+        let mut x = vec![0.0; n];
+        solve_lu_sparse(&m, &lu, &mut x, &b);
+        for i in 0..n {
+            let ax: f64 = (0..n).map(|j| dense[i * n + j] * x[j]).sum();
+            assert!((ax - b[i]).abs() < 1e-13, "row {i}: {ax} vs {}", b[i]);
+        }
+    }
+
+    #[test]
+    fn mul_mat6_skips_zero_factors_as_mju_mul_mat_mat() {
+        // an infinite entry of b meets only zeros of a: MuJoCo skips them, so no NaN
+        let mut b = [1.0; 36];
+        b[6] = f64::INFINITY;
+        let a = [2.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+        let mut res = [0.0; 6];
+        mul_mat6(&mut res, &a, &b);
+        assert_eq!(res, [3.0; 6]);
     }
 }
