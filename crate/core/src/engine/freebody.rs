@@ -206,8 +206,6 @@ pub struct FreeBodies {
     /// (general or interpolated) has a vertex or node in the body's tree, so under `discrete`
     /// the body keeps the metric's acceleration (MuJoCo's `mjd_freeGyroPossible`).
     metric_tied: Vec<bool>,
-    /// Per dof: the index into `bodies` of the free body it belongs to, or -1.
-    dof_body: Vec<i32>,
     /// Per entry of `bodies`: its damping block this step (scratch): `−qDeriv` under
     /// `implicitfast`, `h·D + h²·K` (already scaled) under `discrete`.
     blocks: Vec<[f64; 36]>,
@@ -230,15 +228,10 @@ impl FreeBodies {
             .iter()
             .map(|&(b, _)| matrix_free_flex_in_tree(m, m.body_treeid[b]))
             .collect();
-        let mut dof_body = vec![-1; if bodies.is_empty() { 0 } else { m.nv }];
-        for (i, &(_, adr)) in bodies.iter().enumerate() {
-            dof_body[adr..adr + 6].fill(i as i32);
-        }
         FreeBodies {
             blocks: vec![[0.0; 36]; bodies.len()],
             bodies,
             metric_tied,
-            dof_body,
             constrained,
         }
     }
@@ -246,8 +239,9 @@ impl FreeBodies {
     /// Replaces the free-body rows of `qacc` by the local unsymmetric solve with `rhs`.
     ///
     /// `metric_diag` chooses the integrator's block (`mjd_freeMhat`):
-    /// - `None` (`implicitfast`): `−h·qDeriv` on the body's dofs: joint, flex-edge and tendon
-    ///   dampers and velocity-dependent actuators (qDeriv's sparsity is tree-local);
+    /// - `None` (`implicitfast`): `−h·qDeriv` on the body's dofs, read from this step's
+    ///   `qDeriv`: joint, flex-edge and tendon dampers and velocity-dependent actuators
+    ///   (qDeriv's sparsity is tree-local);
     /// - `Some(efm_diag)` (`discrete`): the metric's per-dof diagonal `h·D + h²·K`, and a body
     ///   that some constraint row touches, or a matrix-free flex ties to, keeps the metric's
     ///   acceleration. MuJoCo leaves flex edge damping out of this block (checked against it
@@ -267,15 +261,16 @@ impl FreeBodies {
         self.blocks.fill([0.0; 36]);
         match metric_diag {
             None => {
-                // one pass over the model's terms for all the bodies
-                let (dof_body, blocks) = (&self.dof_body, &mut self.blocks);
-                super::implicit::qderiv_terms(m, d, &mut |r, c, v| {
-                    let i = dof_body[r];
-                    if i >= 0 && dof_body[c] == i {
-                        let adr = self.bodies[i as usize].1;
-                        blocks[i as usize][6 * (r - adr) + c - adr] += v;
+                // the step's qDeriv (`implicit::fast_matrix` made it), on each body's dofs
+                for (block, &(_, adr)) in self.blocks.iter_mut().zip(&self.bodies) {
+                    for r in 0..6 {
+                        for c in 0..6 {
+                            let k = super::implicit::d_index(m, adr + r, adr + c)
+                                .expect("a free joint's dofs are related");
+                            block[6 * r + c] = d.a.qDeriv[k];
+                        }
                     }
-                });
+                }
             }
             Some(diag) => {
                 for (block, &(_, adr)) in self.blocks.iter_mut().zip(&self.bodies) {

@@ -87,7 +87,7 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
 
 /// Position of entry (row, col) in `D`'s layout, if the two dofs are related in the dof tree
 /// (one is the other or its ancestor): pairs outside it are not in `qDeriv`.
-fn d_index(m: &Model, row: usize, col: usize) -> Option<usize> {
+pub(crate) fn d_index(m: &Model, row: usize, col: usize) -> Option<usize> {
     let adr = m.D_rowadr[row] as usize;
     let cols = &m.D_colind[adr..adr + m.D_rownnz[row] as usize];
     cols.binary_search(&(col as i32)).ok().map(|k| adr + k)
@@ -133,8 +133,8 @@ fn qderiv(m: &Model, d: &mut Data) {
 /// triangles and unfiltered (each caller keeps its matrix's sparsity): actuators
 /// (`mjd_actuator_vel`), then dof dampers, flex edge dampers and tendon dampers
 /// (`mjd_passive_vel`). A term `B·JᵀJ` adds `J[c]·(J[r]·B)` at `(r, c)`, `addJTBJSparse`'s
-/// product order. Also used by the free-body block.
-pub(crate) fn qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize, f64)) {
+/// product order.
+fn qderiv_terms(m: &Model, d: &Data, add: &mut dyn FnMut(usize, usize, f64)) {
     fn jtbj(add: &mut dyn FnMut(usize, usize, f64), b: f64, cols: &[i32], vals: &[f64]) {
         for (p, &cp) in cols.iter().enumerate() {
             let jb = vals[p] * b;
