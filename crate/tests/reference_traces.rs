@@ -76,6 +76,8 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_dynamics_implicit",
     "rope_on_arm_implicit",
     "implicit_tree_joints",
+    // discrete's refsafe cap where the impedance is far below dmax (the stiffnesses compared)
+    "discrete_cap_shallow",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -322,6 +324,7 @@ reference_cases!(
     passive_on_interp,
     flexflex_candidates,
     discrete_capped_contact,
+    discrete_cap_shallow,
     discrete_newton_island_start,
     discrete_cg_island_start,
     discrete_cg_bend_precond,

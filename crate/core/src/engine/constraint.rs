@@ -1298,15 +1298,22 @@ fn make_impedance(m: &Model, d: &mut Data) {
             _ => (1, d.a.efc_pos[i]),
         };
         let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
-        // under discrete (refsafe on), a spring row whose time constant is below h/(ζ·√imp)
-        // takes MuJoCo 3.15.0's cap instead: stiffness 1/(h²·imp) and damping
-        // 2ζ·√(1/(imp·h²)), written as it writes them (each rounds otherwise); friction rows
-        // and uncapped rows keep the time-constant formulas with solimp's dmax
+        // under discrete (refsafe on), a spring row stiffer than 1/(h²·imp) takes MuJoCo
+        // 3.15.0's cap instead: that stiffness and damping 2ζ·√(1/(imp·h²)), written as it
+        // writes them (each rounds otherwise); friction rows and uncapped rows keep the
+        // time-constant formulas with solimp's dmax. The test compares the stiffnesses, so
+        // dmax enters it: probed on a sphere at rest (imp 0.303, dmax 0.95, ζ 0.5), the cap
+        // starts between timeconst 0.002318 and 0.00232, where dmax²·tc²·ζ² = h²·imp
         let capped = discrete
             && !m.opt.disabled(disable::REFSAFE)
             && solref[0] > 0.0
             && solref[1] > 0.0
-            && solref[0] < h / (solref[1] * imp.sqrt());
+            && 1.0
+                / max(
+                    MINVAL,
+                    solimp[1] * solimp[1] * solref[0] * solref[0] * solref[1] * solref[1],
+                )
+                > 1.0 / (h * h * imp);
         for j in 0..dim {
             let r = i + j;
             d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagA[r] / imp);
