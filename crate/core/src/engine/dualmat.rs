@@ -10,22 +10,24 @@ use super::solver::{dot_mj_slices, dot_sparse_avx};
 use crate::data::Data;
 use crate::model::Model;
 
-/// `AR` of the current rows, dense (`n × n`, row-major), with MuJoCo's sparse pattern beside
-/// it when the model's Jacobian is sparse.
+/// `AR` of the current rows: dense (`n × n`, row-major) in a dense model, on MuJoCo's sparse
+/// pattern when the model's Jacobian is sparse.
 #[derive(Debug, Clone, Default)]
 pub struct DualMatrix {
     /// Rows (`nefc`) the matrix was built for.
     pub n: usize,
-    /// `n × n` values (unitless ratio of acceleration to force: 1/kg, or its rotational kin).
+    /// Dense models: `n × n` values (unitless ratio of acceleration to force: 1/kg, or its
+    /// rotational kin).
     pub ar: Vec<f64>,
     /// `1 / AR[i][i]` (`ARdiaginv`).
     pub arinv: Vec<f64>,
-    /// `Y`, `n × nv`, row-major.
+    /// Dense models: `Y`, `n × nv`, row-major, and each row's dofs where it is numerically
+    /// nonzero, ascending (the terms MuJoCo adds).
     y: Vec<f64>,
-    /// Each row's dofs where `Y` is numerically nonzero, ascending (the terms MuJoCo adds).
     ynz: Vec<u32>,
     ynz_adr: Vec<usize>,
-    /// Each row's structural dofs of `Y` (its Jacobian's dofs and their ancestors), any order.
+    /// Sparse models: each row's structural dofs of `Y` (its Jacobian's dofs and their
+    /// ancestors), ascending.
     ys: Vec<u32>,
     ys_adr: Vec<usize>,
     mark: Vec<u32>,
@@ -96,8 +98,8 @@ impl DualMatrix {
         }
     }
 
-    /// `Y` row by row: the Jacobian row, `L⁻ᵀ` by the dofs from last to first (each nonzero
-    /// entry pushed to its ancestors), then `D^(-1/2)`.
+    /// A dense model's `Y` row by row: the Jacobian row, `L⁻ᵀ` by the dofs from last to first
+    /// (each nonzero entry pushed to its ancestors), then `D^(-1/2)`.
     fn build_y(&mut self, m: &Model, d: &Data, qld: &[f64]) {
         let (nv, n) = (m.nv, d.nefc);
         self.y.clear();
@@ -105,27 +107,12 @@ impl DualMatrix {
         self.ynz.clear();
         self.ynz_adr.clear();
         self.ynz_adr.push(0);
-        self.ys.clear();
-        self.ys_adr.clear();
-        self.ys_adr.push(0);
-        self.mark.clear();
-        self.mark.resize(nv, u32::MAX);
         for r in 0..n {
             let y = &mut self.y[r * nv..(r + 1) * nv];
             let adr = d.a.efc_J_rowadr[r] as usize;
             for k in adr..adr + d.a.efc_J_rownnz[r] as usize {
-                let j = d.a.efc_J_colind[k] as usize;
-                y[j] = d.a.efc_J[k];
-                // the structural pattern: the dof and its ancestors (row j of M)
-                let ma = m.M_rowadr[j] as usize;
-                for &a in &m.M_colind[ma..ma + m.M_rownnz[j] as usize] {
-                    if self.mark[a as usize] != r as u32 {
-                        self.mark[a as usize] = r as u32;
-                        self.ys.push(a as u32);
-                    }
-                }
+                y[d.a.efc_J_colind[k] as usize] = d.a.efc_J[k];
             }
-            self.ys_adr.push(self.ys.len());
             super::inertia::solve_lt(m, qld, y);
             for (x, &s) in y.iter_mut().zip(&self.sqrt_inv_d) {
                 *x *= s;
