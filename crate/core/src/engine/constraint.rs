@@ -1302,8 +1302,9 @@ fn make_impedance(m: &Model, d: &mut Data) {
         // 3.15.0's cap instead: that stiffness and damping 2ζ·√(1/(imp·h²)), written as it
         // writes them (each rounds otherwise); friction rows and uncapped rows keep the
         // time-constant formulas with solimp's dmax. The test compares the stiffnesses, so
-        // dmax enters it: probed on a sphere at rest (imp 0.303, dmax 0.95, ζ 0.5), the cap
-        // starts between timeconst 0.002318 and 0.00232, where dmax²·tc²·ζ² = h²·imp
+        // dmax enters it (scripts/oracle/cap-probe.py: on a sphere at rest, imp 0.303, dmax
+        // 0.95, ζ 0.5, the cap starts between timeconst 0.002318 and 0.00232, where
+        // dmax²·tc²·ζ² = h²·imp)
         let capped = discrete
             && !m.opt.disabled(disable::REFSAFE)
             && solref[0] > 0.0

@@ -164,17 +164,8 @@ impl DualMatrix {
             let ys = &mut self.ys[start..];
             ys.sort_unstable();
             // mj_solveLT on the row's structural dofs, last to first
-            for &i in ys.iter().rev() {
-                let i = i as usize;
-                let xi = self.work[i];
-                if m.M_rownnz[i] == 1 || xi == 0.0 {
-                    continue;
-                }
-                let ma = m.M_rowadr[i] as usize;
-                for a in ma..ma + m.M_rownnz[i] as usize - 1 {
-                    self.work[m.M_colind[a] as usize] -= qld[a] * xi;
-                }
-            }
+            let rows = ys.iter().rev().map(|&i| i as usize);
+            super::inertia::solve_lt_rows(m, qld, &mut self.work, rows);
             for &k in ys.iter() {
                 let v = self.work[k as usize] * self.sqrt_inv_d[k as usize];
                 self.work[k as usize] = 0.0;

@@ -206,8 +206,9 @@ pub struct FreeBodies {
     /// (general or interpolated) has a vertex or node in the body's tree, so under `discrete`
     /// the body keeps the metric's acceleration (MuJoCo's `mjd_freeGyroPossible`).
     metric_tied: Vec<bool>,
-    /// Per entry of `bodies`: its damping block this step (scratch): `−qDeriv` under
-    /// `implicitfast`, `h·D + h²·K` (already scaled) under `discrete`.
+    /// Per entry of `bodies`: its damping block this step (scratch): `qDeriv`'s under
+    /// `implicitfast` (scaled by `−h` in [`mhat`]), `h·D + h²·K` (already scaled) under
+    /// `discrete`.
     blocks: Vec<[f64; 36]>,
     constrained: Vec<bool>,
 }

@@ -22,14 +22,12 @@ pub struct ImplicitScratch {
     /// One body's rows of `B` (6 each), and one dof's row of `D`.
     tmp: Vec<f64>,
     row: Vec<f64>,
-    /// Per dof: its number of ancestor dofs (MuJoCo reads it off `dof_Madr`).
-    nanc: Vec<usize>,
     remaining: Vec<usize>,
 }
 
 impl ImplicitScratch {
     pub fn ensure(&mut self, m: &Model) {
-        if self.nanc.len() == m.nv && self.dcvel.len() == 6 * m.nB {
+        if self.remaining.len() == m.nv && self.dcvel.len() == 6 * m.nB {
             return;
         }
         self.dcdofdot = crate::data::zeros::<f64>(6 * m.nD);
@@ -38,17 +36,6 @@ impl ImplicitScratch {
         self.dcfrc = crate::data::zeros::<f64>(6 * m.nB);
         self.tmp = crate::data::zeros::<f64>(6 * m.nv);
         self.row = crate::data::zeros::<f64>(m.nv);
-        self.nanc = (0..m.nv)
-            .map(|j| {
-                let mut k = m.dof_parentid[j];
-                let mut count = 0;
-                while k >= 0 {
-                    count += 1;
-                    k = m.dof_parentid[k as usize];
-                }
-                count
-            })
-            .collect();
         self.remaining = crate::data::zeros(m.nv);
     }
 }
@@ -405,7 +392,9 @@ fn com_vel_vel(m: &Model, d: &Data, w: &mut ImplicitScratch) {
         let last = (m.body_dofadr[i] + m.body_dofnum[i]).max(0) as usize;
         let mut j = m.body_dofadr[i].max(0) as usize;
         while j < last {
-            let mut jadr = w.nanc[j];
+            // j's ancestor dofs: they open its row of D, so their count is D_diag (MuJoCo
+            // reads it off dof_Madr)
+            let mut jadr = m.D_diag[j] as usize;
             let jtype = m.jnt_type[m.dof_jntid[j] as usize];
             // Dcvel += cdof·D(qvel) on dofs j.., at their places after the ancestors
             let add_cdof = |dcvel: &mut [f64], j: usize, jadr: usize, n: usize| {
@@ -464,7 +453,7 @@ fn rne_vel(m: &Model, d: &Data, w: &mut ImplicitScratch, qderiv: &mut [f64]) {
         let last = (m.body_dofadr[i] + m.body_dofnum[i]).max(0) as usize;
         for j in m.body_dofadr[i].max(0) as usize..last {
             // Dcacc += cdof_dot·D(qvel) + D(cdof_dot)·qvel (D's row j matches B's row i)
-            let o = bi + 6 * w.nanc[j];
+            let o = bi + 6 * m.D_diag[j] as usize;
             add_to(&mut w.dcacc[o..o + 6], &a.cdof_dot[6 * j..6 * j + 6]);
             let dj = 6 * m.D_rowadr[j] as usize;
             let qv = a.qvel[j];

@@ -105,7 +105,13 @@ pub(super) fn is_simple_run(m: &Model, dofs: &std::ops::Range<usize>) -> bool {
 /// first, each nonzero entry pushed to its ancestors (`mj_solveLD`'s and `mj_solveM2`'s first
 /// sweep).
 pub fn solve_lt(m: &Model, qld: &[f64], x: &mut [f64]) {
-    for i in (0..m.nv).rev() {
+    solve_lt_rows(m, qld, x, (0..m.nv).rev());
+}
+
+/// [`solve_lt`] on the dofs `rows` alone, given from the last to the first: the whole sweep
+/// when `x` is zero elsewhere and `rows` holds its nonzeros' ancestors (what the pushes reach).
+pub fn solve_lt_rows(m: &Model, qld: &[f64], x: &mut [f64], rows: impl Iterator<Item = usize>) {
+    for i in rows {
         if m.M_rownnz[i] == 1 {
             continue;
         }
