@@ -86,6 +86,29 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_metric_island_cg",
     // bending-only CG: the flexes applied matrix-free, efm0 as MuJoCo's reverse Cholesky
     "discrete_gyro_warmstart",
+    // Newton in sparse models: each island's Hessian as MuJoCo 3.15.0 forms, factors
+    // (reverse Cholesky), updates and extends with cone blocks (newton_sparse.rs)
+    "cloth_damped_implicit",
+    "cloth_pair_newton",
+    "cloth_pair_newton_elliptic",
+    "cloth_vert_rk4_newton",
+    "cloth_vert_floor",
+    "flexflex_candidates",
+    "flexflex_gap",
+    "flexflex_nomidphase",
+    "flexflex_ties",
+    "selfcollide_bar",
+    "selfcollide_strip",
+    "settotalmass_cloth",
+    "ex_cloth_sdf",
+    "ex_pinch",
+    "ex_gripper",
+    // Newton under discrete with a metric that couples the dofs: S (the diagonal, then the
+    // flexes' entries) added to Jᵀ·D·J + M, one island, sparse and dense
+    "cloth_pinned_newton",
+    "cloth_pinned_elliptic_newton",
+    "discrete_newton_island_start",
+    "cloth_small_discrete_newton",
 ];
 
 /// Forces below a millionth of the model's weight are roundoff, not physics.
@@ -221,6 +244,7 @@ reference_cases!(
     tet_box_drop,
     cloth_pinned_passive,
     cloth_pinned_newton,
+    cloth_small_discrete_newton,
     cloth_pinned_elliptic_newton,
     ramp_pyramidal_mu1,
     ramp_elliptic_mu5,

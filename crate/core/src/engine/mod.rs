@@ -26,6 +26,7 @@ pub mod kinematics;
 pub mod lanes;
 pub mod metric;
 pub mod newton_dense;
+pub mod newton_sparse;
 pub mod passive;
 pub mod ray;
 pub mod rchol;
@@ -36,7 +37,6 @@ pub mod slot;
 pub mod snh;
 pub mod solver;
 pub(crate) mod sort;
-pub mod sparse_chol;
 pub mod support;
 pub mod tendon;
 

@@ -44,6 +44,22 @@ pub struct IslandRef<'a> {
     pub local: &'a [usize],
 }
 
+/// The discrete integrator's part `S` of the Newton Hessian (`M + S + Jᵀ·D·J`): a per-dof
+/// diagonal (`efm_sdiag`; empty without one) and lower-triangle entries `(i, j, value)`,
+/// dofs `i ≥ j`, summed in their order (flex stiffness and passive-contact terms of a metric
+/// that couples dofs; none otherwise).
+#[derive(Clone, Copy, Default)]
+pub struct MetricTerms<'a> {
+    pub diag: &'a [f64],
+    pub entries: &'a [(u32, u32, f64)],
+}
+
+impl<'a> MetricTerms<'a> {
+    pub(super) fn entry_range(&self, r: std::ops::Range<usize>) -> &'a [(u32, u32, f64)] {
+        &self.entries[r]
+    }
+}
+
 /// Row `r` of `efc_J`: its island-local columns and values.
 fn row<'a>(d: &'a Data, isl: IslandRef<'a>, r: usize) -> impl Iterator<Item = (usize, f64)> + 'a {
     let adr = d.a.efc_J_rowadr[r] as usize;
@@ -74,11 +90,11 @@ impl DenseHessian {
 
     /// Forms and factors the island's Hessian at its rows' current states, with the cone
     /// blocks (`MakeHessian`, `FactorizeHessian`): `Jᵀ·D·J` over the rows in the quadratic zone,
-    /// a row at a time into the lower triangle (`mju_sqrMatTD`), then M's entries. `mdiag`,
-    /// when not empty, is a per-dof diagonal the solve adds to M (the discrete integrator's
-    /// `h·D + h²·K` of joints and actuators).
+    /// a row at a time into the lower triangle (`mju_sqrMatTD`), then M's entries, then the
+    /// discrete integrator's `S` (its joints' and actuators' diagonal `h·D + h²·K`, and the
+    /// entries of a metric that couples dofs).
     #[inline(never)]
-    pub fn start(&mut self, m: &Model, d: &Data, mdiag: &[f64], isl: IslandRef) {
+    pub fn start(&mut self, m: &Model, d: &Data, metric: MetricTerms, isl: IslandRef) {
         let n = isl.dofs.len();
         self.n = n;
         let l = &mut self.l[..n * n];
@@ -105,11 +121,32 @@ impl DenseHessian {
                 l[i * n + isl.local[c]] += d.a.M[t];
             }
         }
-        // then the metric's lower triangle S, here its diagonal (FactorizeHessian adds M and
-        // S to Jᵀ·D·J one after the other)
-        if !mdiag.is_empty() {
-            for (i, &dof) in isl.dofs.iter().enumerate() {
-                l[i * n + i] += mdiag[dof];
+        // then the metric's lower triangle S (FactorizeHessian adds M and S to Jᵀ·D·J one
+        // after the other), S summed on its own first
+        if metric.entries.is_empty() {
+            if !metric.diag.is_empty() {
+                for (i, &dof) in isl.dofs.iter().enumerate() {
+                    l[i * n + i] += metric.diag[dof];
+                }
+            }
+        } else {
+            let sb = &mut self.lcone[..n * n];
+            sb.fill(0.0);
+            if !metric.diag.is_empty() {
+                for (i, &dof) in isl.dofs.iter().enumerate() {
+                    sb[i * n + i] += metric.diag[dof];
+                }
+            }
+            for &(i, j, v) in metric.entries {
+                let (a, b) = (isl.local[i as usize], isl.local[j as usize]);
+                if a != usize::MAX && b != usize::MAX {
+                    sb[a * n + b] += v;
+                }
+            }
+            for i in 0..n {
+                for j in 0..=i {
+                    l[i * n + j] += sb[i * n + j];
+                }
             }
         }
         dense_chol::factor(l, n, MINVAL);
@@ -121,7 +158,14 @@ impl DenseHessian {
     /// left it (`oldstate` holds the states before the step); if one loses rank, the Hessian
     /// is formed and factored again. Then the cone blocks.
     #[inline(never)]
-    pub fn update(&mut self, m: &Model, d: &Data, mdiag: &[f64], isl: IslandRef, oldstate: &[i32]) {
+    pub fn update(
+        &mut self,
+        m: &Model,
+        d: &Data,
+        metric: MetricTerms,
+        isl: IslandRef,
+        oldstate: &[i32],
+    ) {
         let n = self.n;
         for &r in isl.rows {
             let (was, is) = (
@@ -138,7 +182,7 @@ impl DenseHessian {
                 x[k] = v * s;
             }
             if dense_chol::update(&mut self.l[..n * n], x, is) < n {
-                return self.start(m, d, mdiag, isl);
+                return self.start(m, d, metric, isl);
             }
         }
         self.add_cones(d, isl);

@@ -15,8 +15,7 @@ use super::constraint::{self, kind, state};
 use super::dense_chol;
 use super::inertia::{is_simple_run, mul_m, solve_ld};
 use super::island::{bucket, Islands as Island};
-use super::newton_dense::IslandRef;
-use super::sparse_chol::SparseLdl;
+use super::newton_dense::{IslandRef, MetricTerms};
 use super::{metric, Scratch};
 use crate::data::Data;
 use crate::math::MINVAL;
@@ -45,11 +44,16 @@ pub struct SolverScratch {
     qfrc: Vec<f64>,
     jar: Vec<f64>,
     jv: Vec<f64>,
-    hess: Hessian,
-    /// Newton in a dense model without flex metric terms: each island's Hessian as MuJoCo
-    /// forms it (`dense_on` says whether this solve uses it instead of `hess`).
+    /// Newton: each island's Hessian as MuJoCo forms it, in a dense model or a sparse one
+    /// (`dense_on`, `sparse_on`: which this solve uses).
     dense: super::newton_dense::DenseHessian,
     dense_on: bool,
+    sparse: super::newton_sparse::SparseHessian,
+    sparse_on: bool,
+    /// Newton under discrete: the metric's part `S` of the Hessian, its diagonal
+    /// (`efm_sdiag`) and, for a metric that couples dofs, its entries (lower triangle).
+    newton_diag: Vec<f64>,
+    newton_entries: Vec<(u32, u32, f64)>,
     /// Island-local index of each dof of the island being solved (`NONE` for every other dof:
     /// MuJoCo solves an island on its own block of J, without the columns of dofs outside it).
     local: Vec<usize>,
@@ -103,17 +107,20 @@ impl SolverScratch {
             qfrc: z(nv),
             jar: z(maxefc),
             jv: z(maxefc),
-            hess: if m.opt.solver == Solver::Newton {
-                Hessian::new(m, maxefc)
-            } else {
-                Hessian::default()
-            },
             dense: if m.opt.solver == Solver::Newton && !constraint::sparse_jacobian(m) {
                 super::newton_dense::DenseHessian::new(nv)
             } else {
                 Default::default()
             },
             dense_on: false,
+            sparse: if m.opt.solver == Solver::Newton && constraint::sparse_jacobian(m) {
+                super::newton_sparse::SparseHessian::new(nv)
+            } else {
+                Default::default()
+            },
+            sparse_on: false,
+            newton_diag: Vec::new(),
+            newton_entries: Vec::new(),
             local: vec![NONE; nv],
             dual: Default::default(),
             arf: z(maxefc),
@@ -144,603 +151,8 @@ impl SolverScratch {
     }
 }
 
-/// "None" in the index arrays of the Hessian's analysis.
+/// "None" in the island-local dof map.
 const NONE: usize = usize::MAX;
-
-/// The Newton Hessian `H = M̃ + Jᵀ·D·J` (cone blocks for elliptic contacts) as a sparse LDLᵀ.
-///
-/// Unknown `k` of the factorization is dof `nv − 1 − k`: the last dof is eliminated first, as
-/// MuJoCo's reverse-order `mju_cholFactorSparse` does. A dof's ancestors have lower indices, so
-/// the kinematic tree's mass matrix fills nothing, and root dofs that many rows share (a
-/// gripper's slide joints under two flexes) cost a few rows of L instead of a dense factor.
-///
-/// The pattern is that of every row, active or not, so one analysis serves all Newton
-/// iterations of a step; `prepare` keeps it across steps while the rows' sparsity, their
-/// grouping into contacts and the metric's entries are unchanged.
-#[derive(Debug, Clone, Default)]
-pub struct Hessian {
-    ldl: SparseLdl,
-    /// Whether `ldl` holds an analysis made for `nv` unknowns.
-    ready: bool,
-    /// Row group of each row: the contact's dimension at an elliptic contact's first row, 0 on
-    /// its other rows, 1 on every other row. The rows of one contact share their sparsity.
-    group: Vec<u8>,
-    /// The row structure the analysis was made for: `efc_J_rownnz`, the rows' `efc_J_colind`
-    /// end to end, and `group`.
-    sig_nnz: Vec<i32>,
-    sig_col: Vec<i32>,
-    sig_group: Vec<u8>,
-    /// This solve's metric entries `(i, j, value)` with `i ≥ j`, the `(i, j)` the analysis saw,
-    /// and each one's place in the pattern (`NONE` on the diagonal).
-    emit: Vec<(u32, u32, f64)>,
-    emit_ij: Vec<(u32, u32)>,
-    emit_pos: Vec<usize>,
-    /// Place in the pattern of each entry of M's sparse rows (`NONE` on the diagonal).
-    m_pos: Vec<usize>,
-    /// M̃ on the pattern and on the diagonal (unknown order), assembled once per solve.
-    base: Vec<f64>,
-    base_diag: Vec<f64>,
-    /// Per dof, the row groups whose Jacobian touches it: (first row, index in the row).
-    jt_ptr: Vec<usize>,
-    jt: Vec<(u32, u32)>,
-    /// Work of the analysis: M's strict lower triangle by columns (per dof, its descendants'
-    /// `(dof, index in M)`), metric entries bucketed by column, and row marks.
-    mt_ptr: Vec<usize>,
-    mt: Vec<(u32, u32)>,
-    eb_ptr: Vec<usize>,
-    eb: Vec<u32>,
-    mark: Vec<usize>,
-    at: Vec<usize>,
-    /// Right-hand side in unknown order.
-    x: Vec<f64>,
-    /// Whether `ldl` holds `H₀` factored with the rows `fstate` marks as quadratic (false at
-    /// the start of each solve: M̃ changed).
-    base_ok: bool,
-    fstate: Vec<bool>,
-    /// Whether this solve has elliptic contacts (else no row can be in a cone and `refresh`
-    /// skips looking for them).
-    elliptic: bool,
-    /// H with the cone blocks, and whether the last `refresh` left H there.
-    cone: SparseLdl,
-    use_cone: bool,
-    /// Rank-1 updates the last `refresh` made (MuJoCo's `nupdate` without full refactors).
-    pub nupdate: usize,
-    /// One rank-1 update's unknowns and values.
-    widx: Vec<u32>,
-    wval: Vec<f64>,
-    /// An island's unknowns (increasing) for [`Hessian::solve_island`].
-    cols: Vec<usize>,
-}
-
-impl Hessian {
-    /// Reserves every buffer whose size the model bounds (rows, Jacobian entries, M, dofs) and
-    /// a guess at the factor's, so that stepping rarely has to grow them when contacts come.
-    #[cold]
-    fn new(m: &Model, maxefc: usize) -> Self {
-        let (nv, nm) = (m.nv, m.M_colind.len());
-        let nj = constraint::max_nnz(m, maxefc);
-        let mut h = Hessian::default();
-        // a guess at the factor: M's tree, which fills nothing, and a few entries per dof for
-        // the rows' couplings
-        let guess = nm + 16 * nv;
-        h.ldl.reserve(nv, guess);
-        h.base.reserve(guess);
-        for v in [&mut h.group, &mut h.sig_group] {
-            v.reserve(maxefc);
-        }
-        h.sig_nnz.reserve(maxefc);
-        h.sig_col.reserve(nj);
-        h.jt.reserve(nj);
-        h.mt.reserve(nm);
-        h.m_pos.reserve(nm);
-        for v in [
-            &mut h.jt_ptr,
-            &mut h.mt_ptr,
-            &mut h.eb_ptr,
-            &mut h.mark,
-            &mut h.at,
-        ] {
-            v.reserve(nv + 2);
-        }
-        h.cone.reserve(nv, guess);
-        h.fstate.reserve(maxefc);
-        h.base_diag.reserve(nv);
-        h.x.reserve(nv);
-        h.widx.reserve(nv);
-        h.wval.reserve(nv);
-        h.cols.reserve(nv);
-        h
-    }
-
-    /// Before a Newton solve: groups the rows, gathers the metric's entries, redoes the symbolic
-    /// analysis if the pattern changed, and assembles M̃ on the pattern.
-    pub fn prepare(&mut self, m: &Model, d: &Data, s: Option<&mut Scratch>) {
-        let n = d.nefc;
-        self.group.clear();
-        self.group.resize(n, 0);
-        self.elliptic = false;
-        let mut r = 0;
-        while r < n {
-            let g = if d.a.efc_type[r] == kind::CONTACT_ELLIPTIC {
-                self.elliptic = true;
-                d.contact[d.a.efc_id[r] as usize].dim as usize
-            } else {
-                1
-            };
-            self.group[r] = g as u8;
-            debug_assert!((1..g).all(|a| {
-                let (p, q) = (
-                    d.a.efc_J_rowadr[r] as usize,
-                    d.a.efc_J_rowadr[r + a] as usize,
-                );
-                let k = d.a.efc_J_rownnz[r] as usize;
-                d.a.efc_J_rownnz[r + a] as usize == k
-                    && d.a.efc_J_colind[p..p + k] == d.a.efc_J_colind[q..q + k]
-            }));
-            r += g;
-        }
-        self.emit.clear();
-        let mut s = s.filter(|s| s.metric.active);
-        if let Some(s) = s.as_deref_mut() {
-            let emit = &mut self.emit;
-            metric::for_each_flex_entry(m, d, s, &mut |i, j, v| {
-                // the entries come in symmetric pairs; the lower one of each is kept
-                if i >= j {
-                    emit.push((i as u32, j as u32, v));
-                }
-            });
-        }
-        if !(self.ready && self.ldl.rows() == m.nv && self.same_pattern(d)) {
-            self.analyze(m, d);
-        }
-        let diag = s
-            .as_ref()
-            .filter(|s| s.metric.has_diag)
-            .map(|s| &s.metric.efm_sdiag[..]);
-        self.assemble_base(m, d, diag);
-        self.base_ok = false;
-    }
-
-    /// Whether the rows and metric entries are those of the last analysis.
-    fn same_pattern(&self, d: &Data) -> bool {
-        let n = d.nefc;
-        if !same_indices(&self.sig_nnz, &d.a.efc_J_rownnz[..n])
-            || !same_indices(&self.sig_group, &self.group)
-        {
-            return false;
-        }
-        // the rows lie end to end from 0 (`add_rows`), so with equal row sizes their columns
-        // are the first `sig_col.len()` entries of `efc_J_colind`
-        debug_assert!((0..n).all(|r| d.a.efc_J_rowadr[r]
-            == if r == 0 {
-                0
-            } else {
-                d.a.efc_J_rowadr[r - 1] + d.a.efc_J_rownnz[r - 1]
-            }));
-        let t = self.sig_col.len();
-        if !same_indices(&self.sig_col, &d.a.efc_J_colind[..t]) {
-            return false;
-        }
-        self.emit_ij.len() == self.emit.len()
-            && self
-                .emit_ij
-                .iter()
-                .zip(&self.emit)
-                .all(|(&(i, j), &(a, b, _))| i == a && j == b)
-    }
-
-    /// Symbolic analysis: the pattern of H's strict lower triangle (unknown order) from M's
-    /// rows, the metric's entries and every row group's Jacobian, then the elimination tree.
-    fn analyze(&mut self, m: &Model, d: &Data) {
-        let nv = m.nv;
-        let n = d.nefc;
-        self.sig_nnz.clear();
-        self.sig_nnz.extend_from_slice(&d.a.efc_J_rownnz[..n]);
-        self.sig_col.clear();
-        for r in 0..n {
-            let adr = d.a.efc_J_rowadr[r] as usize;
-            let k = d.a.efc_J_rownnz[r] as usize;
-            self.sig_col
-                .extend_from_slice(&d.a.efc_J_colind[adr..adr + k]);
-        }
-        self.sig_group.clone_from(&self.group);
-        self.emit_ij.clear();
-        self.emit_ij
-            .extend(self.emit.iter().map(|&(i, j, _)| (i, j)));
-
-        // M's rows hold a dof's ancestors; by columns they give its descendants
-        let mrow = |i: usize| {
-            let adr = m.M_rowadr[i] as usize;
-            adr..adr + m.M_rownnz[i] as usize
-        };
-        bucket(
-            nv,
-            &mut self.mt_ptr,
-            &mut self.mt,
-            nv,
-            mrow,
-            |i, k| {
-                let c = m.M_colind[k] as usize;
-                (c != i).then_some((c, (i as u32, k as u32)))
-            },
-            (0, 0),
-        );
-        // the row groups by the dofs they touch
-        let group = &self.group;
-        bucket(
-            nv,
-            &mut self.jt_ptr,
-            &mut self.jt,
-            n,
-            |r| {
-                if group[r] > 0 {
-                    0..d.a.efc_J_rownnz[r] as usize
-                } else {
-                    0..0
-                }
-            },
-            |r, p| {
-                let adr = d.a.efc_J_rowadr[r] as usize;
-                Some((d.a.efc_J_colind[adr + p] as usize, (r as u32, p as u32)))
-            },
-            (0, 0),
-        );
-        // the metric's entries by column
-        let emit_ij = &self.emit_ij;
-        bucket(
-            nv,
-            &mut self.eb_ptr,
-            &mut self.eb,
-            1,
-            |_| 0..emit_ij.len(),
-            |_, t| Some((emit_ij[t].1 as usize, t as u32)),
-            0,
-        );
-
-        // row k of the pattern is dof a = nv − 1 − k with the dofs above it (unknowns below k)
-        self.m_pos.clear();
-        self.m_pos.resize(m.M_colind.len(), NONE);
-        self.emit_pos.clear();
-        self.emit_pos.resize(self.emit_ij.len(), NONE);
-        self.mark.clear();
-        self.mark.resize(nv, NONE);
-        self.at.clear();
-        self.at.resize(nv, 0);
-        /// Adds dof `b` to the pattern row of dof `a` once; returns its place in the pattern.
-        fn add(
-            ldl: &mut SparseLdl,
-            mark: &mut [usize],
-            at: &mut [usize],
-            a: usize,
-            b: usize,
-        ) -> usize {
-            if mark[b] != a {
-                mark[b] = a;
-                at[b] = ldl.push(mark.len() - 1 - b);
-            }
-            at[b]
-        }
-        let (ldl, mark, at) = (&mut self.ldl, &mut self.mark[..], &mut self.at[..]);
-        ldl.start(nv);
-        for a in (0..nv).rev() {
-            for &(i, k) in &self.mt[self.mt_ptr[a]..self.mt_ptr[a + 1]] {
-                self.m_pos[k as usize] = add(ldl, mark, at, a, i as usize);
-            }
-            for &t in &self.eb[self.eb_ptr[a]..self.eb_ptr[a + 1]] {
-                let i = self.emit_ij[t as usize].0 as usize;
-                if i != a {
-                    self.emit_pos[t as usize] = add(ldl, mark, at, a, i);
-                }
-            }
-            for &(r, _) in &self.jt[self.jt_ptr[a]..self.jt_ptr[a + 1]] {
-                let adr = d.a.efc_J_rowadr[r as usize] as usize;
-                let k = d.a.efc_J_rownnz[r as usize] as usize;
-                for &c in &d.a.efc_J_colind[adr..adr + k] {
-                    if c as usize > a {
-                        add(ldl, mark, at, a, c as usize);
-                    }
-                }
-            }
-            ldl.end_row();
-        }
-        ldl.analyze();
-        self.ready = true;
-    }
-
-    /// M̃ (M, the metric's diagonal and entries) on the pattern, for every factorization of the
-    /// solve.
-    fn assemble_base(&mut self, m: &Model, d: &Data, efm_diag: Option<&[f64]>) {
-        let nv = m.nv;
-        self.base.clear();
-        self.base.resize(self.ldl.pattern_len(), 0.0);
-        self.base_diag.clear();
-        self.base_diag.resize(nv, 0.0);
-        for i in 0..nv {
-            let adr = m.M_rowadr[i] as usize;
-            for k in adr..adr + m.M_rownnz[i] as usize {
-                if m.M_colind[k] as usize == i {
-                    self.base_diag[nv - 1 - i] += d.a.M[k];
-                } else {
-                    self.base[self.m_pos[k]] += d.a.M[k];
-                }
-            }
-        }
-        if let Some(diag) = efm_diag {
-            for i in 0..nv {
-                self.base_diag[nv - 1 - i] += diag[i];
-            }
-        }
-        for (&(i, j, v), &p) in self.emit.iter().zip(&self.emit_pos) {
-            if i == j {
-                self.base_diag[nv - 1 - i as usize] += v;
-            } else {
-                self.base[p] += v;
-            }
-        }
-    }
-
-    /// Brings the factor up to date with the current row states: `ldl` holds the Hessian
-    /// without cone blocks (`H₀`, the rows in the quadratic zone), updated by rank-1
-    /// modifications for the rows whose state changed since it was factored (MuJoCo's
-    /// `HessianIncremental`) unless refactoring is cheaper; the cone blocks are then added to a
-    /// copy by rank-1 updates (`HessianCone`). When the cone updates would cost more than a
-    /// factorization, H is factored whole instead.
-    pub fn refresh(&mut self, d: &Data) {
-        let nv = self.base_diag.len();
-        self.nupdate = 0;
-        let a_ = &d.a;
-        let cone_head = |r: usize| {
-            self.group[r] > 0
-                && a_.efc_type[r] == kind::CONTACT_ELLIPTIC
-                && a_.efc_state[r] == state::CONE
-        };
-        let cone_work: usize = if self.elliptic {
-            (0..d.nefc)
-                .filter(|&r| cone_head(r))
-                .map(|r| self.group[r] as usize * self.ldl.update_work(first_unknown(d, nv, r)))
-                .sum()
-        } else {
-            0
-        };
-        let (base, diag) = (&self.base, &self.base_diag);
-        let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
-        if cone_work > self.ldl.factor_work() {
-            self.cone.copy_from(&self.ldl);
-            self.cone.factor(MINVAL, base, diag, &mut |k, y| {
-                fill_row(d, nv, jt_ptr, jt, group, true, k, y)
-            });
-            self.base_ok = false;
-            self.use_cone = true;
-            return;
-        }
-        if !(self.base_ok && self.update_base(d)) {
-            let (base, diag) = (&self.base, &self.base_diag);
-            let (jt_ptr, jt, group) = (&self.jt_ptr, &self.jt, &self.group);
-            self.ldl.factor(MINVAL, base, diag, &mut |k, y| {
-                fill_row(d, nv, jt_ptr, jt, group, false, k, y)
-            });
-            self.fstate.clear();
-            self.fstate
-                .extend((0..d.nefc).map(|r| a_.efc_state[r] == state::QUADRATIC));
-            self.base_ok = true;
-        }
-        self.use_cone = cone_work > 0;
-        if self.use_cone {
-            self.cone.copy_from(&self.ldl);
-            for r in 0..d.nefc {
-                if self.group[r] > 0
-                    && a_.efc_type[r] == kind::CONTACT_ELLIPTIC
-                    && a_.efc_state[r] == state::CONE
-                {
-                    self.add_cone(d, nv, r);
-                }
-            }
-        }
-    }
-
-    /// Rank-1 updates of `H₀` for the rows that entered or left the quadratic zone; false if
-    /// refactoring is cheaper or a downdate lost too much of a pivot (the factor is then
-    /// stale and must be refactored).
-    fn update_base(&mut self, d: &Data) -> bool {
-        let nv = self.base_diag.len();
-        let quad = |r: usize| d.a.efc_state[r] == state::QUADRATIC;
-        let mut work = 0;
-        for r in 0..d.nefc {
-            if quad(r) != self.fstate[r] {
-                work += self.ldl.update_work(first_unknown(d, nv, r));
-            }
-        }
-        if work > self.ldl.factor_work() {
-            return false;
-        }
-        for r in 0..d.nefc {
-            let now = quad(r);
-            if now == self.fstate[r] {
-                continue;
-            }
-            let adr = d.a.efc_J_rowadr[r] as usize;
-            let nnz = d.a.efc_J_rownnz[r] as usize;
-            self.widx.clear();
-            self.widx.extend(
-                d.a.efc_J_colind[adr..adr + nnz]
-                    .iter()
-                    .map(|&c| (nv - 1 - c as usize) as u32),
-            );
-            let sigma = if now { d.a.efc_D[r] } else { -d.a.efc_D[r] };
-            let row = &d.a.efc_J[adr..adr + nnz];
-            if !self
-                .ldl
-                .rank1(sigma, &self.widx, row, MINVAL, DOWNDATE_MIN_RATIO)
-            {
-                self.base_ok = false;
-                return false;
-            }
-            self.fstate[r] = now;
-            self.nupdate += 1;
-        }
-        true
-    }
-
-    /// Adds the cone block `Jᵀ·h·J` of the elliptic contact whose first row is `r` to `cone`:
-    /// `h = P·E·Pᵀ` (dense LDLᵀ, `h` is positive semidefinite), then one rank-1 update with
-    /// `E[k]` and `Σₐ P[a][k]·J[r + a]` per non-zero pivot.
-    fn add_cone(&mut self, d: &Data, nv: usize, r: usize) {
-        let con = &d.contact[d.a.efc_id[r] as usize];
-        let dim = con.dim as usize;
-        let h = &con.h;
-        let mut l = [0.0f64; 36];
-        let mut e = [0.0; 6];
-        let hmax = (0..dim).fold(0.0f64, |a, j| a.max(h[j * dim + j].abs()));
-        for j in 0..dim {
-            let dj = h[j * dim + j] - (0..j).map(|k| l[j * 6 + k].powi(2) * e[k]).sum::<f64>();
-            // a pivot at round-off level is a null direction of h: drop it with its column
-            if dj <= 1e-14 * hmax || dj <= MINVAL {
-                continue;
-            }
-            e[j] = dj;
-            l[j * 6 + j] = 1.0;
-            for i in j + 1..dim {
-                let s: f64 = (0..j).map(|k| l[i * 6 + k] * l[j * 6 + k] * e[k]).sum();
-                l[i * 6 + j] = (h[i * dim + j] - s) / dj;
-            }
-        }
-        let adr = d.a.efc_J_rowadr[r] as usize;
-        let nnz = d.a.efc_J_rownnz[r] as usize;
-        self.widx.clear();
-        self.widx.extend(
-            d.a.efc_J_colind[adr..adr + nnz]
-                .iter()
-                .map(|&c| (nv - 1 - c as usize) as u32),
-        );
-        for k in 0..dim {
-            if e[k] == 0.0 {
-                continue;
-            }
-            self.wval.clear();
-            self.wval.resize(nnz, 0.0);
-            for a in k..dim {
-                let pa = l[a * 6 + k];
-                let row = &d.a.efc_J[d.a.efc_J_rowadr[r + a] as usize..][..nnz];
-                for (w, &j) in self.wval.iter_mut().zip(row) {
-                    *w += pa * j;
-                }
-            }
-            // an update (σ > 0) never fails
-            self.cone.rank1(e[k], &self.widx, &self.wval, 0.0, 0.0);
-            self.nupdate += 1;
-        }
-    }
-
-    /// `out = H⁻¹·b` on one island's dofs (increasing): H is block diagonal over islands, so
-    /// this is the whole solve restricted to the island's block, at its cost.
-    pub fn solve_island(&mut self, b: &[f64], out: &mut [f64], dofs: &[usize]) {
-        let n = b.len();
-        self.x.resize(n, 0.0);
-        // unknowns run in reverse dof order
-        self.cols.clear();
-        self.cols.extend(dofs.iter().rev().map(|&i| n - 1 - i));
-        for &i in dofs {
-            self.x[n - 1 - i] = b[i];
-        }
-        let f = if self.use_cone { &self.cone } else { &self.ldl };
-        f.solve_block(&mut self.x, &self.cols);
-        for &i in dofs {
-            out[i] = self.x[n - 1 - i];
-        }
-    }
-}
-
-/// Whether two index arrays are equal, in one pass without an early exit: it vectorises, where
-/// slice `==` on integers calls `memcmp` (per row here, and a byte loop in wasm, where it was 2%
-/// of a small model's step).
-fn same_indices<T>(a: &[T], b: &[T]) -> bool
-where
-    T: Copy + Default + PartialEq + std::ops::BitXor<Output = T> + std::ops::BitOr<Output = T>,
-{
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .fold(T::default(), |acc, (&x, &y)| acc | (x ^ y))
-            == T::default()
-}
-
-/// A downdate may keep no less than this share of a pivot: below it the cancellation leaves too
-/// few digits and the Hessian is refactored instead.
-const DOWNDATE_MIN_RATIO: f64 = 1e-8;
-
-/// Lowest unknown of row `r`'s Jacobian (its highest dof), where a rank-1 update with the row
-/// starts.
-fn first_unknown(d: &Data, nv: usize, r: usize) -> usize {
-    let adr = d.a.efc_J_rowadr[r] as usize;
-    let nnz = d.a.efc_J_rownnz[r] as usize;
-    let top = d.a.efc_J_colind[adr..adr + nnz]
-        .iter()
-        .max()
-        .map_or(0, |&c| c as usize);
-    nv - 1 - top
-}
-
-/// Adds row `k` (dof `a = nv − 1 − k`) of `Jᵀ·D·J` over the rows in the quadratic zone into `y`,
-/// the dofs `c ≥ a` only, and with `cones` the cone blocks `Jᵀ·h·J` of elliptic contacts in the
-/// cone zone.
-#[allow(clippy::too_many_arguments)]
-fn fill_row(
-    d: &Data,
-    nv: usize,
-    jt_ptr: &[usize],
-    jt: &[(u32, u32)],
-    group: &[u8],
-    cones: bool,
-    k: usize,
-    y: &mut [f64],
-) {
-    let a_ = &d.a;
-    let a = nv - 1 - k;
-    for &(r, p) in &jt[jt_ptr[a]..jt_ptr[a + 1]] {
-        let (r, p) = (r as usize, p as usize);
-        let adr = a_.efc_J_rowadr[r] as usize;
-        let nnz = a_.efc_J_rownnz[r] as usize;
-        let cols = &a_.efc_J_colind[adr..adr + nnz];
-        if a_.efc_type[r] == kind::CONTACT_ELLIPTIC && a_.efc_state[r] == state::CONE {
-            if !cones {
-                continue;
-            }
-            let con = &d.contact[a_.efc_id[r] as usize];
-            let dim = con.dim as usize;
-            // u = (J_a[a])ᵀ·h over the contact's rows
-            let mut u = [0.0; 6];
-            for (b, ub) in u.iter_mut().enumerate().take(dim) {
-                for e in 0..dim {
-                    let je = a_.efc_J[a_.efc_J_rowadr[r + e] as usize + p];
-                    *ub += je * con.h[e * dim + b];
-                }
-            }
-            for (q, &c) in cols.iter().enumerate() {
-                let c = c as usize;
-                if c >= a {
-                    let mut v = 0.0;
-                    for (b, ub) in u.iter().enumerate().take(dim) {
-                        v += ub * a_.efc_J[a_.efc_J_rowadr[r + b] as usize + q];
-                    }
-                    y[nv - 1 - c] += v;
-                }
-            }
-            continue;
-        }
-        for j in r..r + group[r] as usize {
-            if a_.efc_state[j] != state::QUADRATIC {
-                continue;
-            }
-            let row = &a_.efc_J[a_.efc_J_rowadr[j] as usize..][..nnz];
-            let w = a_.efc_D[j] * row[p];
-            for (&c, &jc) in cols.iter().zip(row) {
-                if c as usize >= a {
-                    y[nv - 1 - c as usize] += w * jc;
-                }
-            }
-        }
-    }
-}
 
 /// Solves for `qacc`, `efc_force` and `qfrc_constraint`, after `efc_b` as MuJoCo (`mj_fwdConstraint`).
 pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
@@ -796,13 +208,26 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
     }
 }
 
-/// The rows' states at `w.a` and the Newton Hessian from them (`prepare` reads M, the rows and,
-/// under discrete, the metric).
-fn prepare_newton(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch) {
-    let n = d.nefc;
-    constraint::residual(m, d, &mut w.jar, &w.a);
-    constraint::update(d, &w.jar[..n], true);
-    w.hess.prepare(m, d, Some(s));
+/// The discrete metric's part `S` of the Newton Hessian, for [`newton_mgrad`]: its diagonal
+/// `efm_sdiag`, and with `coupled` the entries of the flexes' stiffness and the passive-contact
+/// terms (`metric::for_each_flex_entry`, the lower ones of each symmetric pair).
+fn newton_metric(m: &Model, d: &Data, s: &mut Scratch, w: &mut SolverScratch, coupled: bool) {
+    w.newton_diag.clear();
+    w.newton_entries.clear();
+    if !s.metric.active {
+        return;
+    }
+    if s.metric.has_diag {
+        w.newton_diag.extend_from_slice(&s.metric.efm_sdiag);
+    }
+    if coupled {
+        let entries = &mut w.newton_entries;
+        metric::for_each_flex_entry(m, d, s, &mut |i, j, v| {
+            if i >= j {
+                entries.push((i as u32, j as u32, v));
+            }
+        });
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1330,12 +755,12 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
         // a dof that a row moves but no island holds (see `Islands::find`) keeps it
         constraint::mul_jac_t(d, &mut w.qfrc, &d.a.efc_force);
     }
-    // a dense model factors each island's Hessian densely, as MuJoCo does; otherwise one
-    // sparse Hessian serves all islands: it is block diagonal over them, so each island's
-    // direction is that of its own Hessian
-    w.dense_on = newton && !coupled && !constraint::sparse_jacobian(m);
-    if newton && !w.dense_on {
-        prepare_newton(m, d, s, w);
+    // each island's Hessian as MuJoCo forms it, dense or sparse as the model is (a metric
+    // that couples the islands makes one island of the whole model)
+    w.dense_on = newton && !constraint::sparse_jacobian(m);
+    w.sparse_on = newton && constraint::sparse_jacobian(m);
+    if newton {
+        newton_metric(m, d, s, w, coupled);
     }
     let mut niter = 0;
     if coupled || islands.nisland == 0 {
@@ -1510,20 +935,28 @@ fn newton_mgrad(
     rows: &[usize],
     first: bool,
 ) {
-    if !w.dense_on {
-        w.hess.refresh(d);
-        w.hess.solve_island(&w.grad, &mut w.mgrad, dofs);
-        return;
-    }
     let isl = IslandRef {
         dofs,
         rows,
         local: &w.local,
     };
+    let metric = MetricTerms {
+        diag: &w.newton_diag,
+        entries: &w.newton_entries,
+    };
+    if w.sparse_on {
+        if first {
+            w.sparse.start(m, d, metric, isl);
+        } else {
+            w.sparse.update(m, d, isl, &w.oldstate);
+        }
+        w.sparse.solve(&w.grad, &mut w.mgrad, dofs);
+        return;
+    }
     if first {
-        w.dense.start(m, d, &w.metric_diag, isl);
+        w.dense.start(m, d, metric, isl);
     } else {
-        w.dense.update(m, d, &w.metric_diag, isl, &w.oldstate);
+        w.dense.update(m, d, metric, isl, &w.oldstate);
     }
     w.dense.solve(&w.grad, &mut w.mgrad, dofs);
 }
