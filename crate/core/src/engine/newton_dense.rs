@@ -60,6 +60,20 @@ impl<'a> MetricTerms<'a> {
     }
 }
 
+/// The island's rows that entered (`true`) or left (`false`) the quadratic zone since
+/// `oldstate`: `(index in the island, row, entered)`, in row order (`HessianIncremental`'s).
+pub(super) fn zone_changes<'a>(
+    d: &'a Data,
+    isl: IslandRef<'a>,
+    oldstate: &'a [i32],
+) -> impl Iterator<Item = (usize, usize, bool)> + 'a {
+    isl.rows.iter().enumerate().filter_map(move |(t, &r)| {
+        let was = oldstate[r] == state::QUADRATIC;
+        let is = d.a.efc_state[r] == state::QUADRATIC;
+        (was != is).then_some((t, r, is))
+    })
+}
+
 /// Row `r` of `efc_J`: its island-local columns and values.
 fn row<'a>(d: &'a Data, isl: IslandRef<'a>, r: usize) -> impl Iterator<Item = (usize, f64)> + 'a {
     let adr = d.a.efc_J_rowadr[r] as usize;
@@ -167,14 +181,7 @@ impl DenseHessian {
         oldstate: &[i32],
     ) {
         let n = self.n;
-        for &r in isl.rows {
-            let (was, is) = (
-                oldstate[r] == state::QUADRATIC,
-                d.a.efc_state[r] == state::QUADRATIC,
-            );
-            if was == is {
-                continue;
-            }
+        for (_, r, is) in zone_changes(d, isl, oldstate) {
             let s = d.a.efc_D[r].sqrt();
             let x = &mut self.x[..n];
             x.fill(0.0);

@@ -18,7 +18,7 @@
 //! reorders the elimination walk, so the pattern is MuJoCo's and not a superset of it.
 
 use super::constraint::state;
-use super::newton_dense::{IslandRef, MetricTerms};
+use super::newton_dense::{zone_changes, IslandRef, MetricTerms};
 use super::solver::dot_sparse_avx;
 use crate::data::Data;
 use crate::math::MINVAL;
@@ -151,9 +151,43 @@ impl SparseHessian {
     pub fn start(&mut self, m: &Model, d: &Data, metric: MetricTerms, isl: IslandRef) {
         self.n = isl.dofs.len();
         self.gather_rows(d, isl);
-        self.pattern(m, metric, isl);
+        let by_row = self.group_metric(metric, isl);
+        let grouped = MetricTerms {
+            diag: metric.diag,
+            entries: &by_row,
+        };
+        self.pattern(m, grouped, isl);
         self.symbolic();
+        self.metric_values(grouped, isl);
+        self.s_sorted = by_row;
         self.refactor(m, d, isl);
+    }
+
+    /// S's entries grouped by the island row of their dof, in their order within a row (the
+    /// buffer is `s_sorted`'s, handed back by [`Self::start`]).
+    fn group_metric(&mut self, metric: MetricTerms, isl: IslandRef) -> Vec<(u32, u32, f64)> {
+        let n = self.n;
+        refill(&mut self.s_adr, n + 1, 0);
+        self.s_order.clear();
+        for (t, &(i, _, _)) in metric.entries.iter().enumerate() {
+            let r = isl.local[i as usize];
+            if r != NONE {
+                self.s_adr[r + 1] += 1;
+                self.s_order.push(t as u32);
+            }
+        }
+        counts_to_adr(&mut self.s_adr);
+        refill(&mut self.cursor, n, 0);
+        self.cursor.copy_from_slice(&self.s_adr[..n]);
+        let mut by_row = std::mem::take(&mut self.s_sorted);
+        refill(&mut by_row, self.s_order.len(), (0, 0, 0.0));
+        for &t in &self.s_order {
+            let e = metric.entries[t as usize];
+            let r = isl.local[e.0 as usize];
+            by_row[self.cursor[r]] = e;
+            self.cursor[r] += 1;
+        }
+        by_row
     }
 
     /// H's values at the rows' current states, factored, and the cone blocks added.
@@ -209,31 +243,6 @@ impl SparseHessian {
     /// `r`, and M's row; then its transpose.
     fn pattern(&mut self, m: &Model, metric: MetricTerms, isl: IslandRef) {
         let n = self.n;
-        // S's entries by the island row of their dof (entries sorted stably by row)
-        refill(&mut self.s_adr, n + 1, 0);
-        self.s_order.clear();
-        for (t, &(i, _, _)) in metric.entries.iter().enumerate() {
-            let r = isl.local[i as usize];
-            if r != NONE {
-                self.s_adr[r + 1] += 1;
-                self.s_order.push(t as u32);
-            }
-        }
-        counts_to_adr(&mut self.s_adr);
-        refill(&mut self.cursor, n, 0);
-        self.cursor.copy_from_slice(&self.s_adr[..n]);
-        let mut by_row = std::mem::take(&mut self.s_sorted);
-        refill(&mut by_row, self.s_order.len(), (0, 0, 0.0));
-        for &t in &self.s_order {
-            let e = metric.entries[t as usize];
-            let r = isl.local[e.0 as usize];
-            by_row[self.cursor[r]] = e;
-            self.cursor[r] += 1;
-        }
-        let metric = MetricTerms {
-            diag: metric.diag,
-            entries: &by_row,
-        };
         refill(&mut self.mark, n, NONE);
         self.h_adr.clear();
         self.h_col.clear();
@@ -273,7 +282,11 @@ impl SparseHessian {
             self.h_adr.push(self.h_col.len());
         }
         self.transpose_pattern();
-        // S on H's pattern, summed on its own: the diagonal, then the entries in their order
+    }
+
+    /// S on H's pattern, summed on its own: the diagonal, then the entries in their order
+    /// (`metric` grouped by row, [`Self::group_metric`]).
+    fn metric_values(&mut self, metric: MetricTerms, isl: IslandRef) {
         self.s_on = !metric.diag.is_empty() || !metric.entries.is_empty();
         refill(
             &mut self.s_val,
@@ -293,7 +306,6 @@ impl SparseHessian {
                 self.s_val[lo + k] += v;
             }
         }
-        self.s_sorted = by_row;
     }
 
     /// H's strict upper pattern from its lower one (`mju_transposeSparse`).
@@ -407,10 +419,21 @@ impl SparseHessian {
         self.row_d.clear();
         self.row_d
             .extend(isl.rows.iter().map(|&r| quadratic_d(d, r)));
+        self.assemble_rows(false, m, d, isl);
+    }
+
+    /// [`assemble`] with this Hessian's pattern and rows weighted by `row_d`: J's into `h_val`,
+    /// or with `cone` the cone Hessian's rows `jc` into `hc`.
+    fn assemble_rows(&mut self, cone: bool, m: &Model, d: &Data, isl: IslandRef) {
+        let (out, val) = if cone {
+            (&mut self.hc, &self.jc)
+        } else {
+            (&mut self.h_val, &self.jval)
+        };
         let rows = Rows {
             adr: &self.jadr,
             col: &self.jcol,
-            val: &self.jval,
+            val,
             weight: &self.row_d,
             t_adr: &self.jt_adr,
             t_row: &self.jt_row,
@@ -421,7 +444,7 @@ impl SparseHessian {
             col: &self.h_col,
         };
         let sv = self.s_on.then_some(&self.s_val[..]);
-        assemble(&mut self.h_val, &mut self.dense, rows, h, m, d, sv, isl);
+        assemble(out, &mut self.dense, rows, h, m, d, sv, isl);
     }
 
     /// After a line-search step (`HessianIncremental`): one rank-1 update of `L` with
@@ -430,14 +453,7 @@ impl SparseHessian {
     /// and factored again. Then the cone blocks.
     #[inline(never)]
     pub fn update(&mut self, m: &Model, d: &Data, isl: IslandRef, oldstate: &[i32]) {
-        for (t, &r) in isl.rows.iter().enumerate() {
-            let (was, is) = (
-                oldstate[r] == state::QUADRATIC,
-                d.a.efc_state[r] == state::QUADRATIC,
-            );
-            if was == is {
-                continue;
-            }
+        for (t, r, is) in zone_changes(d, isl, oldstate) {
             let s = d.a.efc_D[r].sqrt();
             let (lo, hi) = (self.jadr[t], self.jadr[t + 1]);
             self.x.clear();
@@ -483,15 +499,8 @@ impl SparseHessian {
         self.row_d.clear();
         self.row_d
             .extend(isl.rows.iter().map(|&r| quadratic_d(d, r)));
-        let mut t = 0;
-        while t < isl.rows.len() {
-            let r = isl.rows[t];
-            if d.a.efc_state[r] != state::CONE {
-                t += 1;
-                continue;
-            }
-            let dim = d.contact[d.a.efc_id[r] as usize].dim as usize;
-            let lh = cone_factor(d, r);
+        for (t, dim) in cone_contacts(d, isl) {
+            let lh = cone_factor(d, isl.rows[t]);
             // row a of Lₕᵀ·J: the sum over c ≥ a of Lₕ[c, a]·J[c], c increasing, from zero
             for a in 0..dim {
                 let (ra, rb) = (self.jadr[t + a], self.jadr[t + a + 1]);
@@ -510,23 +519,8 @@ impl SparseHessian {
                 }
                 self.row_d[t + a] = 1.0;
             }
-            t += dim;
         }
-        let rows = Rows {
-            adr: &self.jadr,
-            col: &self.jcol,
-            val: &self.jc,
-            weight: &self.row_d,
-            t_adr: &self.jt_adr,
-            t_row: &self.jt_row,
-            t_pos: &self.jt_pos,
-        };
-        let h = Pattern {
-            adr: &self.h_adr,
-            col: &self.h_col,
-        };
-        let sv = self.s_on.then_some(&self.s_val[..]);
-        assemble(&mut self.hc, &mut self.dense, rows, h, m, d, sv, isl);
+        self.assemble_rows(true, m, d, isl);
         refill(&mut self.lcone, self.l.len(), 0.0);
         let f = factor_pattern!(self);
         numeric(&mut self.lcone, &mut self.dense, &self.hc, f);
@@ -563,15 +557,8 @@ impl SparseHessian {
     /// (the sums over `c ≤ a` of `Lₕ[a, c]·J[a]` into row `c`, `a` increasing).
     fn update_cones(&mut self, d: &Data, isl: IslandRef) {
         self.lcone.clone_from(&self.l);
-        let mut t = 0;
-        while t < isl.rows.len() {
-            let r = isl.rows[t];
-            if d.a.efc_state[r] != state::CONE {
-                t += 1;
-                continue;
-            }
-            let dim = d.contact[d.a.efc_id[r] as usize].dim as usize;
-            let lh = cone_factor(d, r);
+        for (t, dim) in cone_contacts(d, isl) {
+            let lh = cone_factor(d, isl.rows[t]);
             let (lo, hi) = (self.jadr[t], self.jadr[t + 1]);
             let nnz = hi - lo;
             refill(&mut self.ltj, dim * nnz, 0.0);
@@ -602,7 +589,6 @@ impl SparseHessian {
                     self.n,
                 );
             }
-            t += dim;
         }
     }
 
@@ -638,6 +624,25 @@ impl SparseHessian {
             out[i] = y;
         }
     }
+}
+
+/// The island's elliptic contacts in their cone zone: `(index of the first row in the island,
+/// dim)`, in row order.
+fn cone_contacts<'a>(d: &'a Data, isl: IslandRef<'a>) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let mut t = 0;
+    std::iter::from_fn(move || {
+        while t < isl.rows.len() {
+            let r = isl.rows[t];
+            if d.a.efc_state[r] == state::CONE {
+                let dim = d.contact[d.a.efc_id[r] as usize].dim as usize;
+                let first = t;
+                t += dim;
+                return Some((first, dim));
+            }
+            t += 1;
+        }
+        None
+    })
 }
 
 /// The Cholesky factor of the cone Hessian of the contact whose first row is `r`
