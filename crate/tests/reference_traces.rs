@@ -76,8 +76,11 @@ const BIT_IDENTICAL: &[&str] = &[
     "actuator_dynamics_implicit",
     "rope_on_arm_implicit",
     "implicit_tree_joints",
-    // discrete's refsafe cap where the impedance is far below dmax (the stiffnesses compared)
+    // discrete's refsafe cap where the impedance is far below dmax (the stiffnesses compared),
+    // the capped damping scaled by the cap's square root, and its bound
     "discrete_cap_shallow",
+    "discrete_capped_contact",
+    "discrete_cap_damping_bound",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -348,6 +351,7 @@ reference_cases!(
     passive_on_interp,
     flexflex_candidates,
     discrete_capped_contact,
+    discrete_cap_damping_bound,
     discrete_cap_shallow,
     discrete_newton_island_start,
     discrete_cg_island_start,

@@ -3,7 +3,8 @@
 resting on a plane (solimp 0.3 0.95 0.01, so the impedance is about 0.303, far below dmax 0.95),
 solref (tc, zeta) swept across the boundary. For each, prints efc_KBIP's stiffness and whether
 it is the cap 1/(h^2*imp) or the time-constant stiffness 1/(dmax^2*tc^2*zeta^2), and which test
-predicts it: the stiffnesses compared (flexlab's, since adaa145) or tc < h/(zeta*sqrt(imp)).
+predicts it: the stiffnesses compared (flexlab's since adaa145, written since then as MuJoCo
+3.15.0's disassembly writes it, imp*(h^2*K) > 1) or tc < h/(zeta*sqrt(imp)).
 
   .venv/bin/python scripts/oracle/cap-probe.py
 """

@@ -1298,23 +1298,6 @@ fn make_impedance(m: &Model, d: &mut Data) {
             _ => (1, d.a.efc_pos[i]),
         };
         let (imp, impp) = impedance(&solimp, pos, d.a.efc_margin[i]);
-        // under discrete (refsafe on), a spring row stiffer than 1/(h²·imp) takes MuJoCo
-        // 3.15.0's cap instead: that stiffness and damping 2ζ·√(1/(imp·h²)), written as it
-        // writes them (each rounds otherwise); friction rows and uncapped rows keep the
-        // time-constant formulas with solimp's dmax. The test compares the stiffnesses, so
-        // dmax enters it (scripts/oracle/cap-probe.py: on a sphere at rest, imp 0.303, dmax
-        // 0.95, ζ 0.5, the cap starts between timeconst 0.002318 and 0.00232, where
-        // dmax²·tc²·ζ² = h²·imp)
-        let capped = discrete
-            && !m.opt.disabled(disable::REFSAFE)
-            && solref[0] > 0.0
-            && solref[1] > 0.0
-            && 1.0
-                / max(
-                    MINVAL,
-                    solimp[1] * solimp[1] * solref[0] * solref[0] * solref[1] * solref[1],
-                )
-                > 1.0 / (h * h * imp);
         for j in 0..dim {
             let r = i + j;
             d.a.efc_R[r] = max(MINVAL, (1.0 - imp) * d.a.efc_diagA[r] / imp);
@@ -1327,34 +1310,50 @@ fn make_impedance(m: &Model, d: &mut Data) {
                 solref
             };
             let dmax = solimp[1];
-            let (k, b) = if capped && !friction {
-                (
-                    1.0 / (h * h * imp),
-                    2.0 * solref[1] * (1.0 / (imp * h * h)).sqrt(),
-                )
+            let mut k = if friction {
+                0.0
+            } else if rf[0] > 0.0 {
+                1.0 / max(MINVAL, dmax * dmax * rf[0] * rf[0] * rf[1] * rf[1])
             } else {
-                let k = if friction {
-                    0.0
-                } else if rf[0] > 0.0 {
-                    1.0 / max(MINVAL, dmax * dmax * rf[0] * rf[0] * rf[1] * rf[1])
-                } else {
-                    -rf[0] / max(MINVAL, dmax * dmax)
-                };
-                let b = if rf[1] > 0.0 {
-                    2.0 / max(MINVAL, dmax * rf[0])
-                } else {
-                    -rf[1] / max(MINVAL, dmax)
-                };
-                (k, b)
+                -rf[0] / max(MINVAL, dmax * dmax)
             };
+            let mut b = if rf[1] > 0.0 {
+                2.0 / max(MINVAL, dmax * rf[0])
+            } else {
+                -rf[1] / max(MINVAL, dmax)
+            };
+            // under discrete (refsafe on), a limit or contact spring stiffer than 1/(h²·imp)
+            // is capped there, its damping scaled by the same factor's square root and kept
+            // below the bound that leaves R at least its value at impedance mjMAXIMP (MuJoCo
+            // 3.15.0's mj_makeImpedance, read off its disassembly: the formulas and their
+            // order of operations; scripts/oracle/cap-probe.py shows where the cap starts)
+            let limit_or_contact = (kind::LIMIT_JOINT..=kind::CONTACT_ELLIPTIC).contains(&tp);
+            if discrete
+                && !m.opt.disabled(disable::REFSAFE)
+                && rf[0] > 0.0
+                && limit_or_contact
+                && k > 0.0
+            {
+                let ratio = imp * (h * h * k);
+                if ratio > 1.0 {
+                    k = 1.0 / (h * h * imp);
+                    let bound = (1.0 - imp) * MAXIMP / max(MINVAL, imp * (1.0 - MAXIMP)) - 2.0;
+                    let bound = if bound <= 0.0 { 0.0 } else { bound } / h;
+                    let scaled = b / ratio.sqrt();
+                    b = if scaled <= bound { scaled } else { bound };
+                }
+            }
             d.a.efc_KBIP[4 * r] = k;
             d.a.efc_KBIP[4 * r + 1] = b;
             d.a.efc_KBIP[4 * r + 2] = imp;
             d.a.efc_KBIP[4 * r + 3] = impp;
             if discrete {
-                // end-of-step spring-damper: the row's compliance shrinks by 1 + hB + h²KI;
-                // friction rows of a contact then take the normal row's scaled value below
-                d.a.efc_R[r] /= 1.0 + h * b + h * h * k * imp;
+                // end-of-step spring-damper: the row's compliance shrinks by 1 + hB + h²KI, but
+                // not below its value at impedance mjMAXIMP; friction rows of a contact then
+                // take the normal row's scaled value below
+                let floor = max(MINVAL, (1.0 - MAXIMP) * d.a.efc_diagA[r] / MAXIMP);
+                let shrunk = d.a.efc_R[r] / (h * h * k * imp + (1.0 + b * h));
+                d.a.efc_R[r] = if floor <= shrunk { shrunk } else { floor };
             }
         }
         i += dim;
