@@ -96,7 +96,7 @@ pub struct SparseHessian {
     cone: bool,
     /// Work: the dense accumulator (all zero between uses), marks, the elimination tree,
     /// counts and write cursors, the walk's visits `(r, i)` (entry `L[i, r]`), and the
-    /// rank-1 vector, the cone's `Lₕᵀ·J` rows and the solve's vectors.
+    /// rank-1 vector, the cone's `Lₕᵀ·J` rows and the solve's vector.
     dense: Vec<f64>,
     mark: Vec<usize>,
     parent: Vec<usize>,
@@ -105,7 +105,6 @@ pub struct SparseHessian {
     x: Vec<f64>,
     ltj: Vec<f64>,
     rhs: Vec<f64>,
-    out: Vec<f64>,
 }
 
 /// Sets `v` to `n` copies of `x`, reusing its buffer.
@@ -126,7 +125,7 @@ impl SparseHessian {
     #[cold]
     pub fn new(nv: usize) -> Self {
         let mut h = SparseHessian::default();
-        for v in [&mut h.dense, &mut h.x, &mut h.rhs, &mut h.out] {
+        for v in [&mut h.dense, &mut h.x, &mut h.rhs] {
             v.reserve(nv);
         }
         for v in [
