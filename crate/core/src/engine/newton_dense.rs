@@ -144,6 +144,7 @@ impl DenseHessian {
                 }
             }
         } else {
+            // S's buffer: `lcone`, free until `add_cones` copies L into it below
             let sb = &mut self.lcone[..n * n];
             sb.fill(0.0);
             if !metric.diag.is_empty() {

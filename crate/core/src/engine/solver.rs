@@ -24,10 +24,9 @@ use crate::model::{disable, Model, Solver};
 /// Solver buffers, sized once from the model and the row capacity.
 #[derive(Debug, Clone, Default)]
 pub struct SolverScratch {
-    /// Under discrete without flex metric terms: the metric's per-dof diagonal `h·D + h²·K`
-    /// with the actuators' terms (`efm_sdiag`), which Newton's Hessian adds to M (empty
-    /// otherwise).
-    metric_diag: Vec<f64>,
+    /// Under discrete with a diagonal metric only (no flex terms): CG's preconditioner is the
+    /// backbone `M + diag(h·D + h²·K)` factored as `qH` rather than M's `qLD`.
+    backbone_diag: bool,
     /// The same metric as the products apply it (`mjd_effMulAddIsland`): the joints' diagonal
     /// `efm_diag`, then each actuator's term on its dof, one addition each.
     metric_joint: Vec<f64>,
@@ -92,7 +91,7 @@ impl SolverScratch {
         let z = |n: usize| crate::data::zeros::<f64>(n);
         SolverScratch {
             // capacity for the metric's diagonal, so filling it never allocates in the step
-            metric_diag: crate::data::with_capacity(nv),
+            backbone_diag: false,
             metric_joint: crate::data::with_capacity(nv),
             metric_act: crate::data::with_capacity(m.nu),
             a: z(nv),
@@ -178,7 +177,7 @@ fn metric_couples(s: &Scratch) -> bool {
 }
 
 /// `w.a`: `qacc_warmstart` unless `qacc_smooth` costs less (`warmstart`), the Gauss term with
-/// `M` plus the diagonal `w.metric_diag` and, given the metric, its whole `B`.
+/// `M` plus the metric's diagonal (`w.metric_joint`, `w.metric_act`) and, given the metric, its whole `B`.
 fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mut Scratch>) {
     let (nv, n) = (m.nv, d.nefc);
     w.a.copy_from_slice(&d.a.qacc_smooth);
@@ -710,12 +709,12 @@ fn row_dim(d: &Data, r: usize) -> usize {
 /// preconditioner is then the metric's own (`effBlockApply`): 3.15.0 does not fold the rows'
 /// `Jᵀ·D·J` into its blocks (with the fold, flexlab's iterates parted from MuJoCo's from the
 /// first iteration); Newton's Hessian holds the flex stiffness. A metric of joint damping and
-/// springs only is the diagonal `w.metric_diag`, island by island.
+/// springs only is diagonal (`w.metric_joint`, `w.metric_act`), island by island.
 fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newton: bool) {
     let (nv, n) = (m.nv, d.nefc);
     let coupled = metric_couples(s);
     w.f.copy_from_slice(&d.a.qfrc_smooth);
-    w.metric_diag.clear();
+    w.backbone_diag = false;
     w.metric_joint.clear();
     w.metric_act.clear();
     if s.metric.active {
@@ -723,7 +722,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
             w.f[i] = (w.f[i] + s.metric.efm_c[i]) + s.metric.efm_ca[i];
         }
         if s.metric.has_diag && !coupled {
-            w.metric_diag.extend_from_slice(&s.metric.efm_sdiag);
+            w.backbone_diag = true;
             w.metric_joint.extend_from_slice(&s.metric.efm_diag);
             w.metric_act.extend_from_slice(s.metric.act_terms());
         }
@@ -982,10 +981,10 @@ fn part_prec(
     }
     // the backbone M + diag(efm_diag), when there is one, factored in M's sparsity by the
     // velocity stage
-    let (qld, diaginv) = if w.metric_diag.is_empty() {
-        (&d.a.qLD, &d.a.qLDiagInv)
-    } else {
+    let (qld, diaginv) = if w.backbone_diag {
         (&d.a.qH, &d.a.qHDiagInv)
+    } else {
+        (&d.a.qLD, &d.a.qLDiagInv)
     };
     solve_ld_part(m, qld, diaginv, &mut w.mgrad, &w.grad, dofs);
 }
