@@ -81,6 +81,10 @@ const BIT_IDENTICAL: &[&str] = &[
     "discrete_cap_shallow",
     "discrete_capped_contact",
     "discrete_cap_damping_bound",
+    // Stable Neo-Hookean: the volume ratio as MuJoCo 3.15.0 rounds it, a·(b×c)
+    "snh_pinned_discrete",
+    "snh_box_floor",
+    "snh_box_floor_newton",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -358,4 +362,6 @@ reference_cases!(
     discrete_cg_bend_precond,
     discrete_gyro_warmstart,
     discrete_cg_bend_nospring,
+    snh_box_floor,
+    snh_box_floor_newton,
 );

@@ -302,7 +302,9 @@ pub fn snh_volume(grad: &mut [[f64; 3]; 4], ev: &[[f64; 3]; 6], k23: f64) -> f64
         grad[3][k] = ab[k] * k23;
         grad[0][k] = -(grad[1][k] + grad[2][k] + grad[3][k]);
     }
-    crate::math::dot3(&ab, &c) * k23
+    // a·(b×c), the grouping MuJoCo 3.15.0 rounds (its disassembly: `mju_dot3(x1 − x0, (x0 − x3)
+    // × (x2 − x0))`), not (a×b)·c
+    crate::math::dot3(&a, &bc) * k23
 }
 
 /// Index of entry (a, b) of a symmetric `n × n` matrix packed as its upper triangle by rows.
