@@ -70,14 +70,26 @@ UNSTABLE = (mujoco.mjtWarning.mjWARN_BADQPOS, mujoco.mjtWarning.mjWARN_BADQVEL,
             mujoco.mjtWarning.mjWARN_BADQACC)
 
 
-def self_sensitivity(path, steps, more=0):
+def compile_model(path, elastic3d=()):
+    """The model at `path`, with `elastic3d` ("FLEX=VALUE" items, as trace.py's --elastic3d)
+    set through the spec first."""
+    if not elastic3d:
+        return mujoco.MjModel.from_xml_path(path)
+    spec = mujoco.MjSpec.from_file(path)
+    for item in elastic3d:
+        name, value = item.split("=")
+        next(f for f in spec.flexes if f.name == name).elastic3d = int(value)
+    return spec.compile()
+
+
+def self_sensitivity(path, steps, more=0, elastic3d=()):
     """MuJoCo against itself, every qpos moved by 1e-15: the run's own amplification. Twice: all
     one way (a shift), and each a random way (a shift moves a cloth of slide joints rigidly and
     leaves ties between its own elements, such as which of two equal self-contacts is found,
     as they were). `more` moved copies besides (random ways, 1-3e-15) catch a bifurcation that
     only some moves reach (random-scenes.py seeds 1451 and 2187: 1 of 10 copies parts by 1e-2 m,
     the other 9 by 1e-6)."""
-    m = mujoco.MjModel.from_xml_path(path)
+    m = compile_model(path, elastic3d)
     signs = np.random.default_rng(1).choice([-1.0, 1.0], m.nq)
     extra = [1e-15 * (k % 3 + 1) * np.random.default_rng(2 + k).choice([-1.0, 1.0], m.nq)
              for k in range(more)]
@@ -102,7 +114,7 @@ def self_sensitivity(path, steps, more=0):
     return float(max(np.abs(out[0] - o).max(initial=0.0) for o in out[1:]))
 
 
-def judge(path, steps, ref, ref_err, ours, our_err, flexlab_may_refuse=True, floor=None):
+def judge(path, steps, ref, ref_err, ours, our_err, flexlab_may_refuse=True, floor=None, elastic3d=()):
     """The verdict on one case and whether it is a finding. `ref`/`ours` are the final qpos (or
     None with an error). A difference is relative to the state's size when that exceeds 1 (a run
     that blew up alike in both engines compares as agreeing); `floor` overrides MuJoCo's own
@@ -122,11 +134,11 @@ def judge(path, steps, ref, ref_err, ours, our_err, flexlab_may_refuse=True, flo
     size = max(1.0, float(np.abs(ref).max(initial=0.0)))
     diff = float(np.abs(ref - ours).max(initial=0.0)) / size
     measured = floor is None
-    floor = (self_sensitivity(path, steps) if measured else floor) / size
+    floor = (self_sensitivity(path, steps, elastic3d=elastic3d) if measured else floor) / size
     copies = 2
     if measured and diff > max(1e-9, 100 * floor):
         # beyond two moved copies: thirty more before calling it a finding
-        floor = self_sensitivity(path, steps, more=30) / size
+        floor = self_sensitivity(path, steps, more=30, elastic3d=elastic3d) / size
         copies = 32
     verdict = f"{diff:.1e} (MuJoCo's own sensitivity {floor:.1e}" + (
         f", {copies} moved copies)" if copies > 2 else ")")

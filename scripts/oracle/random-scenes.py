@@ -18,6 +18,10 @@ a reference case (references.txt) or a located "not supported" error, as for the
 --actuated adds an arm on a hinge or slide joint, driven by a random actuator with a keyframe
 control, to every scene (drawn apart, so a seed's flexes and obstacles stay as they were).
 
+--snh draws scenes of its own family: the first flex is a tet grid, box or ellipsoid of Stable
+Neo-Hookean material (`elastic3d=1`, which only the spec sets: both engines get it as trace.py's
+`--elastic3d f0=1`), under the discrete integrator, which SNH requires.
+
 Deterministic per seed: scene N of a run is scene `seed + N`, whatever --count is.
 Needs target/release/flexlab (cargo build --release; or FLEXLAB_BIN=path) and the venv of
 make-references.sh.
@@ -49,10 +53,12 @@ def vec(*xs):
 class Scene:
     """One random scene, drawn from `rng`; `xml()` writes it."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, snh=False):
         self.r = rng
         self.elastic = False
         self.passive = False
+        # Stable Neo-Hookean flex 0 (and so the discrete integrator)
+        self.snh = snh
         self.label = []
 
     def maybe(self, p, text):
@@ -72,7 +78,7 @@ class Scene:
         integ = self.pick(
             "integrator",
             ["discrete"]
-            if self.passive
+            if self.passive or self.snh
             else ["Euler", "RK4", "discrete"]
             if self.elastic
             else ["Euler", "implicit", "implicitfast", "RK4", "discrete"],
@@ -129,9 +135,14 @@ class Scene:
 
     def flexcomp(self, k, z, condim_seen):
         r = self.r
+        snh = self.snh and k == 0
+        if snh:
+            self.label.append("snh")
         kind = self.pick(
             f"flex{k}",
-            ["cable", "cloth", "shell", "tetgrid", "box2", "box3", "ellipsoid", "trilinear", "quadratic"],
+            ["tetgrid", "box3", "ellipsoid"]
+            if snh
+            else ["cable", "cloth", "shell", "tetgrid", "box2", "box3", "ellipsoid", "trilinear", "quadratic"],
         )
         n = r.choice([3, 4, 5])
         sp = r.choice([0.03, 0.05])
@@ -156,7 +167,7 @@ class Scene:
         # MuJoCo 3.15.0 has edge springs on cables only, and interpolated flexes need elasticity
         glue = (
             "elastic"
-            if interp
+            if interp or snh
             else self.pick(f"glue{k}", ["elastic", "elastic", "equality"] if dim > 1 else ["edge", "equality"])
         )
         self.elastic |= glue == "elastic"
@@ -283,6 +294,11 @@ def main():
     ap.add_argument("--oracle", default=sweep.ORACLE)
     ap.add_argument("--keep", default=os.path.join(sweep.ROOT, "target", "random-scenes"))
     ap.add_argument(
+        "--snh",
+        action="store_true",
+        help="scenes whose first flex is a Stable Neo-Hookean solid (elastic3d=1), under discrete",
+    )
+    ap.add_argument(
         "--actuated",
         action="store_true",
         help="add an actuated arm (servo, damper, cylinder, affine general or motor) to each scene",
@@ -292,17 +308,22 @@ def main():
     findings = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(a.seed, a.seed + a.count):
-            scene = Scene(random.Random(seed))
+            scene = Scene(random.Random(seed), snh=a.snh)
             text = scene.xml(random.Random(seed + 10**7) if a.actuated else None)
             path = os.path.join(tmp, f"scene{seed}.xml")
             with open(path, "w") as f:
                 f.write(text)
-            verdict, finding = sweep.judge(path, a.steps, *sweep.trace_both(a.oracle, path, a.steps))
+            elastic3d = ["f0=1"] if a.snh else []
+            extra = [arg for item in elastic3d for arg in ("--elastic3d", item)]
+            both = sweep.trace_both(a.oracle, path, a.steps, extra)
+            verdict, finding = sweep.judge(path, a.steps, *both, elastic3d=elastic3d)
             refused += verdict.startswith("flexlab refuses")
             if finding:
                 findings += 1
                 os.makedirs(a.keep, exist_ok=True)
-                with open(os.path.join(a.keep, f"scene{seed}.xml"), "w") as f:
+                # an SNH scene reproduces with --elastic3d f0=1 (trace.py and flexlab trace)
+                name = f"scene{seed}-snh.xml" if a.snh else f"scene{seed}.xml"
+                with open(os.path.join(a.keep, name), "w") as f:
                     f.write(text)
             print(f"{seed:5d} {' '.join(scene.label)[:70]:70s} {verdict}", flush=True)
     print(f"{a.count} scenes, {findings} findings, {refused} refused by flexlab only")
