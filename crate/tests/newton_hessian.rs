@@ -90,13 +90,13 @@ fn assert_inverts(
 
 /// The discrete metric's part `S` of the Hessian as the solver gathers it: the diagonal
 /// `efm_sdiag` and the flexes' entries (lower triangle).
-fn metric_terms(m: &Model, d: &Data, s: &mut Scratch) -> (Vec<f64>, Vec<(u32, u32, f64)>) {
+fn metric_terms(s: &Scratch) -> (Vec<f64>, Vec<(u32, u32, f64)>) {
     let (mut diag, mut entries) = (Vec::new(), Vec::new());
     if s.metric.active {
         if s.metric.has_diag {
             diag.extend_from_slice(&s.metric.efm_sdiag);
         }
-        metric::for_each_flex_entry(m, d, s, &mut |i, j, v| {
+        metric::for_each_flex_entry(s, &mut |i, j, v| {
             if i >= j {
                 entries.push((i as u32, j as u32, v));
             }
@@ -135,7 +135,7 @@ fn check_model(name: &str, steps: usize) -> (usize, usize, usize) {
         cone_rows += (0..d.nefc)
             .filter(|&r| d.a.efc_state[r] == state::CONE)
             .count();
-        let (diag, entries) = metric_terms(&m, &d, &mut s);
+        let (diag, entries) = metric_terms(&s);
         let metric = MetricTerms {
             diag: &diag,
             entries: &entries,
@@ -223,7 +223,7 @@ fn check_dense(name: &str, steps: usize) -> (usize, usize, usize) {
             rows: &rows,
             local: &dofs,
         };
-        let (diag, entries) = metric_terms(&m, &d, &mut s);
+        let (diag, entries) = metric_terms(&s);
         let metric = MetricTerms {
             diag: &diag,
             entries: &entries,

@@ -85,6 +85,11 @@ const BIT_IDENTICAL: &[&str] = &[
     "snh_pinned_discrete",
     "snh_box_floor",
     "snh_box_floor_newton",
+    // Newton's S with passive contacts: each entry over efm_K first, then the rank-1 terms
+    "passive_gap",
+    "passive_newton_dense",
+    // a flex-flex pass of ~1,900 candidates, all kept until MuJoCo's sampling picks 50
+    "flexflex_candidate_flood",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -364,4 +369,6 @@ reference_cases!(
     discrete_cg_bend_nospring,
     snh_box_floor,
     snh_box_floor_newton,
+    passive_newton_dense,
+    flexflex_candidate_flood,
 );

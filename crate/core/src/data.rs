@@ -306,8 +306,11 @@ pub struct Data {
     pub ne: usize,
     pub nf: usize,
     pub nl: usize,
+    /// The contact buffer: room for the contacts a step keeps and the candidates of one
+    /// self-collision or flex–flex pass ([`crate::engine::collision::max_contacts`]); a pass
+    /// with more candidates grows it, up to `maxcon`.
     pub contact: Vec<Contact>,
-    /// Maximum number of contacts the buffers hold.
+    /// Most contacts the buffer may grow to (0: none, for the compiler's kinematics).
     pub maxcon: usize,
     /// Maximum number of constraint rows the buffers hold.
     pub maxefc: usize,
@@ -335,20 +338,21 @@ impl Data {
     /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
     #[cold]
     pub fn new(m: &Model) -> Data {
-        let maxcon = crate::engine::collision::max_contacts(m);
+        let room = crate::engine::collision::max_contacts(m);
         let kept = crate::engine::collision::max_kept_contacts(m);
-        Data::sized(m, maxcon, crate::engine::constraint::max_rows(m, kept))
+        let maxefc = crate::engine::constraint::max_rows(m, kept);
+        Data::sized(m, room, crate::engine::collision::CONTACT_LIMIT, maxefc)
     }
 
     /// Data with room for no contact and no constraint row, for the compiler's kinematics at
     /// the reference pose (`mj_setConst`): a large flex's contact and row buffers are tens of
     /// megabytes, which the browser zeroes on every model load.
     pub fn kinematic(m: &Model) -> Data {
-        Data::sized(m, 0, 0)
+        Data::sized(m, 0, 0, 0)
     }
 
     #[cold]
-    fn sized(m: &Model, maxcon: usize, maxefc: usize) -> Data {
+    fn sized(m: &Model, room: usize, maxcon: usize, maxefc: usize) -> Data {
         let nq = m.nq;
         let nv = m.nv;
         let nbody = m.nbody;
@@ -449,12 +453,12 @@ impl Data {
             ne: 0,
             nf: 0,
             nl: 0,
-            contact: crate::data::zeros(maxcon),
+            contact: crate::data::zeros(room),
             maxcon,
             maxefc,
             solver_niter: 0,
             a,
-            scratch: crate::engine::slot::Slot::new(crate::engine::Scratch::new(m, maxcon, maxefc)),
+            scratch: crate::engine::slot::Slot::new(crate::engine::Scratch::new(m, room, maxefc)),
         };
         d.reset(m);
         d

@@ -1034,6 +1034,10 @@ pub fn make_constraint(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     if ok && !m.opt.disabled(disable::CONTACT) {
+        if rs.con_invweight.len() < d.ncon {
+            // the contact buffer grew past its first size (`collision::add_contact`)
+            rs.con_invweight.resize(d.ncon, [0.0; 2]);
+        }
         for i in 0..d.ncon {
             if d.contact[i].exclude != 0 {
                 continue;

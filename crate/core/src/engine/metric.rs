@@ -918,31 +918,14 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
     s.qacc_tmp = qacc;
 }
 
-/// Calls `emit(row, col, value)` for every dof-space entry of `Σ scale·(K_bend + K_stretch)` of
-/// the simple flexes in the metric (both triangles of off-diagonal blocks), for solvers that
-/// need the stiffness as a matrix (Newton).
-pub fn for_each_flex_entry(
-    // stiffness of the simple flexes and the passive-contact rank-1 terms
-    m: &Model,
-    d: &Data,
-    s: &mut Scratch,
-    emit: &mut dyn FnMut(usize, usize, f64),
-) {
-    {
-        let ms = &s.metric;
-        for r in &ms.con {
-            for p in 0..r.nnz {
-                for q in 0..r.nnz {
-                    emit(
-                        ms.con_ind[r.adr + p],
-                        ms.con_ind[r.adr + q],
-                        r.scale * ms.con_val[r.adr + p] * ms.con_val[r.adr + q],
-                    );
-                }
-            }
-        }
-    }
-    // interpolated flexes, as MuJoCo assembles them into efm_K
+/// Calls `emit(row, col, value)` for every dof-space entry of the metric's coupling part: the
+/// assembled flex stiffness `efm_K` (interpolated flexes, then `Σ scale·(K_bend + K_stretch)` of
+/// the simple flexes, both triangles of off-diagonal blocks), then the passive contacts' rank-1
+/// terms `h²k·r·rᵀ`, for solvers that need it as a matrix (Newton). The order is the one in
+/// which 3.15.0's `mj_solPrimal` sums each entry of S (`efm_K` first, then the rank-1 terms of
+/// `mjd_effRank1Next`): with the contacts first, `passive_gap` parted from MuJoCo in the first
+/// Newton iteration of step 39, by an ulp of the Hessian.
+pub fn for_each_flex_entry(s: &Scratch, emit: &mut dyn FnMut(usize, usize, f64)) {
     super::interp::for_each_entry(&s.interp, emit);
     let csr = &s.metric.csr;
     for sl in 0..csr.nslot() {
@@ -960,5 +943,16 @@ pub fn for_each_flex_entry(
             }
         }
     }
-    let _ = (m, d);
+    let ms = &s.metric;
+    for r in &ms.con {
+        let (ind, val) = (
+            &ms.con_ind[r.adr..r.adr + r.nnz],
+            &ms.con_val[r.adr..r.adr + r.nnz],
+        );
+        for (&i, &vi) in ind.iter().zip(val) {
+            for (&j, &vj) in ind.iter().zip(val) {
+                emit(i, j, r.scale * vi * vj);
+            }
+        }
+    }
 }

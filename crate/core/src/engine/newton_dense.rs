@@ -144,18 +144,20 @@ impl DenseHessian {
                 }
             }
         } else {
-            // S's buffer: `lcone`, free until `add_cones` copies L into it below
+            // S's buffer: `lcone`, free until `add_cones` copies L into it below; each entry
+            // summed from zero, the diagonal added to the sum last (as the sparse Hessian's
+            // `metric_values`)
             let sb = &mut self.lcone[..n * n];
             sb.fill(0.0);
-            if !metric.diag.is_empty() {
-                for (i, &dof) in isl.dofs.iter().enumerate() {
-                    sb[i * n + i] += metric.diag[dof];
-                }
-            }
             for &(i, j, v) in metric.entries {
                 let (a, b) = (isl.local[i as usize], isl.local[j as usize]);
                 if a != usize::MAX && b != usize::MAX {
                     sb[a * n + b] += v;
+                }
+            }
+            if !metric.diag.is_empty() {
+                for (i, &dof) in isl.dofs.iter().enumerate() {
+                    sb[i * n + i] += metric.diag[dof];
                 }
             }
             for i in 0..n {

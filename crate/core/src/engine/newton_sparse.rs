@@ -283,8 +283,10 @@ impl SparseHessian {
         self.transpose_pattern();
     }
 
-    /// S on H's pattern, summed on its own: the diagonal, then the entries in their order
-    /// (`metric` grouped by row, [`Self::group_metric`]).
+    /// S on H's pattern, summed on its own: the entries in their order (`metric` grouped by
+    /// row, [`Self::group_metric`]), the diagonal added to their sum last, as 3.15.0's
+    /// `mj_solPrimal` merges S (its disassembly: each entry summed from zero, over `efm_K` and
+    /// then the rank-1 terms; on the diagonal `efm_sdiag + sum`).
     fn metric_values(&mut self, metric: MetricTerms, isl: IslandRef) {
         self.s_on = !metric.diag.is_empty() || !metric.entries.is_empty();
         refill(
@@ -294,15 +296,15 @@ impl SparseHessian {
         );
         for (r, &dof) in isl.dofs.iter().enumerate().filter(|_| self.s_on) {
             let (lo, hi) = (self.h_adr[r], self.h_adr[r + 1]);
-            if !metric.diag.is_empty() {
-                self.s_val[hi - 1] += metric.diag[dof];
-            }
             for &(_, j, v) in metric.entry_range(self.s_adr[r]..self.s_adr[r + 1]) {
                 let c = isl.local[j as usize] as u32;
                 let k = self.h_col[lo..hi]
                     .binary_search(&c)
                     .expect("S inside H's pattern");
                 self.s_val[lo + k] += v;
+            }
+            if !metric.diag.is_empty() {
+                self.s_val[hi - 1] += metric.diag[dof];
             }
         }
     }

@@ -210,7 +210,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
 /// The discrete metric's part `S` of the Newton Hessian, for [`newton_mgrad`]: its diagonal
 /// `efm_sdiag`, and with `coupled` the entries of the flexes' stiffness and the passive-contact
 /// terms (`metric::for_each_flex_entry`, the lower ones of each symmetric pair).
-fn newton_metric(m: &Model, d: &Data, s: &mut Scratch, w: &mut SolverScratch, coupled: bool) {
+fn newton_metric(s: &Scratch, w: &mut SolverScratch, coupled: bool) {
     w.newton_diag.clear();
     w.newton_entries.clear();
     if !s.metric.active {
@@ -221,7 +221,7 @@ fn newton_metric(m: &Model, d: &Data, s: &mut Scratch, w: &mut SolverScratch, co
     }
     if coupled {
         let entries = &mut w.newton_entries;
-        metric::for_each_flex_entry(m, d, s, &mut |i, j, v| {
+        metric::for_each_flex_entry(s, &mut |i, j, v| {
             if i >= j {
                 entries.push((i as u32, j as u32, v));
             }
@@ -759,7 +759,7 @@ fn primal(m: &Model, d: &mut Data, s: &mut Scratch, w: &mut SolverScratch, newto
     w.dense_on = newton && !constraint::sparse_jacobian(m);
     w.sparse_on = newton && constraint::sparse_jacobian(m);
     if newton {
-        newton_metric(m, d, s, w, coupled);
+        newton_metric(s, w, coupled);
     }
     let mut niter = 0;
     if coupled || islands.nisland == 0 {

@@ -170,11 +170,17 @@ pub fn max_kept_contacts(m: &Model) -> usize {
     (4 * m.nflexvert + 8 * m.ngeom + 64).min(200_000)
 }
 
-/// Capacity of the contact buffer for this model: the contacts a step keeps, and room for the
-/// candidates of the largest self-collision or flex–flex pass before MuJoCo's 50-per-pass
-/// sampling keeps some, 8 per element of the pass's flexes (a tet bar buckled into itself gives
-/// ~5 per active element, two tet blocks pressed together ~3.5). MuJoCo keeps them all in its
-/// arena, and a candidate dropped for want of room changes which 50 are kept.
+/// Most contacts the buffer grows to (`Data::maxcon`): beyond it a pass's contacts are
+/// dropped with MuJoCo's "contact full" warning. 200,000 contacts are ~50 MB.
+pub const CONTACT_LIMIT: usize = 200_000;
+
+/// Initial capacity of the contact buffer for this model: the contacts a step keeps, and room
+/// for the candidates of the largest self-collision or flex–flex pass before MuJoCo's
+/// 50-per-pass sampling keeps some, 8 per element of the pass's flexes (a tet bar buckled into
+/// itself gives ~5 per active element, two tet blocks pressed together ~3.5). A pass with more
+/// grows the buffer ([`add_contact`]): MuJoCo keeps them all in its arena, and a candidate
+/// dropped for want of room changes which 50 are kept (a thick-radius ellipsoid under a tet box,
+/// 1,900 candidates of 108 + 48 elements, random scene 131 of `random-scenes.py --snh`).
 pub fn max_contacts(m: &Model) -> usize {
     let elems = |f: usize| 8 * m.flex_elemnum[f] as usize;
     let own = (0..m.nflex).filter(|&f| self_collides(m, f)).map(elems);
@@ -190,7 +196,7 @@ pub fn max_contacts(m: &Model) -> usize {
         })
         .map(|(f1, f2)| elems(f1) + elems(f2));
     let candidates = own.chain(between).max().unwrap_or(0);
-    (max_kept_contacts(m) + candidates).min(200_000)
+    (max_kept_contacts(m) + candidates).min(CONTACT_LIMIT)
 }
 
 /// Whether flex `f` collides with itself: not rigid, its own contype and conaffinity match,
@@ -326,8 +332,10 @@ pub fn make_frame(frame: &mut [f64; 9]) {
     frame[6..].copy_from_slice(&z);
 }
 
-/// Appends a contact with its parameters (`mj_setContact` + `mj_addContact`); false when the
-/// buffer is full (the warning is raised once per step).
+/// Appends a contact with its parameters (`mj_setContact` + `mj_addContact`), growing the
+/// buffer (doubling, up to `d.maxcon`) when a pass outgrows it: an allocation only in the step
+/// that first needs the room. False when the buffer is full (the warning is raised once per
+/// step).
 pub(crate) fn add_contact(
     m: &Model,
     d: &mut Data,
@@ -336,9 +344,12 @@ pub(crate) fn add_contact(
     margin: f64,
     ids: ([i32; 2], [i32; 2], [i32; 2], [i32; 2]),
 ) -> bool {
-    if d.ncon >= d.maxcon {
-        d.warn(Warning::ContactFull, d.ncon as i32);
-        return false;
+    if d.ncon >= d.contact.len() {
+        if d.ncon >= d.maxcon {
+            d.warn(Warning::ContactFull, d.ncon as i32);
+            return false;
+        }
+        grow_contacts(d);
     }
     let o = &m.opt;
     let over = o.enabled(enable::OVERRIDE);
@@ -363,6 +374,13 @@ pub(crate) fn add_contact(
     c.efc_address = -1;
     d.ncon += 1;
     true
+}
+
+#[cold]
+#[inline(never)]
+fn grow_contacts(d: &mut Data) {
+    let room = (2 * d.contact.len()).clamp(64, d.maxcon);
+    d.contact.resize(room, Contact::default());
 }
 
 /// Whether two contype/conaffinity pairs cannot touch (`filterBitmask`).
@@ -647,6 +665,7 @@ fn sort_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) {
     buf.resize(n, (0, 0));
     crate::engine::sort::merge_sort(&mut key, &mut buf, |a, b| a.0 <= b.0);
     // the contact at position k moves from key[k].1; follow each cycle once
+    fit(&mut cs.selected, n);
     let done = &mut cs.selected[..n];
     done.fill(false);
     for start in 0..n {
@@ -670,6 +689,13 @@ fn sort_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) {
     cs.sort_buf = buf;
 }
 
+/// At least `n` entries in a scratch array sized by the contact buffer (which can grow).
+fn fit<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
+    if v.len() < n {
+        v.resize(n, T::default());
+    }
+}
+
 /// Keeps at most `MAX_CON_PAIR` of the contacts added since `before`, by farthest-point
 /// sampling from the deepest (`filterFlexContacts`).
 fn filter_flex_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) {
@@ -678,6 +704,8 @@ fn filter_flex_contacts(d: &mut Data, cs: &mut CollisionScratch, before: usize) 
         return;
     }
     let con = &mut d.contact[before..d.ncon];
+    fit(&mut cs.selected, n);
+    fit(&mut cs.min_dist, n);
     let selected = &mut cs.selected[..n];
     let min_dist = &mut cs.min_dist[..n];
     selected.fill(false);
