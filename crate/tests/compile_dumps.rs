@@ -169,6 +169,8 @@ fn check_dump(key: &str, dump: &Value) -> Vec<String> {
     for (name, v) in dump["fields"].as_object().unwrap() {
         let result = if name == "mesh_face" && HULL_FACES.contains(&key) {
             compare_hull_faces(&m, v.as_array().unwrap())
+        } else if name.starts_with("efm0_L") {
+            compare_efm0(&m, name, v.as_array().unwrap())
         } else {
             compare_field(&m, name, v.as_array().unwrap())
         };
@@ -178,6 +180,34 @@ fn check_dump(key: &str, dump: &Value) -> Vec<String> {
     }
     problems.extend(compare_stat(&m, &dump["stat"]));
     problems
+}
+
+/// The constant bending factor (`efm0_L` and its sparsity), bit for bit: its values are the
+/// CG preconditioner's, whose rounding steers the iterates, and the order of the factor's sums
+/// follows its pattern (with a pattern unlike MuJoCo's, fill values parted by 1e-12).
+fn compare_efm0(m: &Model, name: &str, want: &[Value]) -> Result<(), String> {
+    let got: Vec<f64> = match &m.efm0 {
+        None => Vec::new(),
+        Some(e) => match name {
+            "efm0_L_rownnz" => e.l.rownnz.iter().map(|&x| x as f64).collect(),
+            "efm0_L_rowadr" => e.l.rowadr.iter().map(|&x| x as f64).collect(),
+            "efm0_L_colind" => e.l.colind.iter().map(|&x| x as f64).collect(),
+            "efm0_L" => e.l.val.clone(),
+            _ => return Err(format!("{name}: no such part of efm0")),
+        },
+    };
+    let want: Vec<f64> = want.iter().map(|v| v.as_f64().unwrap()).collect();
+    if got.len() != want.len() {
+        return Err(format!(
+            "{name}: length {} (MuJoCo {})",
+            got.len(),
+            want.len()
+        ));
+    }
+    match (0..got.len()).find(|&i| got[i] != want[i]) {
+        None => Ok(()),
+        Some(i) => Err(format!("{name}[{i}]: {:e} (MuJoCo {:e})", got[i], want[i])),
+    }
 }
 
 /// `mjModel.stat`, each value to 1e-9 of its size (the means are sums over bodies and dofs).

@@ -90,6 +90,9 @@ const BIT_IDENTICAL: &[&str] = &[
     "passive_newton_dense",
     // a flex-flex pass of ~1,900 candidates, all kept until MuJoCo's sampling picks 50
     "flexflex_candidate_flood",
+    // bending-only CG preconditioned by efm0 on MuJoCo's pattern (whole vertex-pair blocks)
+    "discrete_cg_bend_nospring",
+    "discrete_cg_bend_precond",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",

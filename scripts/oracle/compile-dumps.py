@@ -50,7 +50,7 @@ flex_damping flex_edgestiffness flex_edgedamping flex_edgeequality flex_rigid fl
 flex_centered flex_contype flex_conaffinity flex_condim flex_selfcollide flex_activelayers
 flex_passive flex_friction flex_margin flex_gap flex_solref flex_solimp flex_edgeflap
 flex_vertedgeadr flex_vertedgenum flex_vertedge flex_vertmetric flexvert_J_rownnz flexvert_J_rowadr
-flexvert_J_colind efm0_dofid
+flexvert_J_colind efm0_dofid efm0_L_rownnz efm0_L_rowadr efm0_L_colind efm0_L
 eq_type eq_solref eq_solimp
 tendon_adr tendon_num tendon_stiffness tendon_damping tendon_lengthspring tendon_length0
 tendon_invweight0
@@ -68,7 +68,7 @@ sensor_refid sensor_dim sensor_adr sensor_cutoff sensor_noise
 STAT = ["meaninertia", "meanmass", "meansize", "extent"]
 
 # Arrays left out of a dump when longer than BIG_LIMIT values, to keep the dumps small.
-BIG_FIELDS = {"mesh_vert", "mesh_face"}
+BIG_FIELDS = {"mesh_vert", "mesh_face", "efm0_L", "efm0_L_colind"}
 BIG_LIMIT = 30000
 
 

@@ -22,9 +22,14 @@ fn vert_dof(m: &Model, v: usize) -> Option<usize> {
     (b >= 0 && m.body_dofnum[b as usize] > 0).then(|| m.body_dofadr[b as usize] as usize)
 }
 
-/// Calls `f(r, c, q)` for every same-coordinate coupling `q = (s1 + s2·β)·b_ij` (kg, as the
-/// masses it is added to) between dofs `r` and `c` of the bending stencils (both orders, and the
-/// diagonal), with `s1`, `s2` of [`crate::engine::metric::stiffness_scales`].
+/// Calls `f(r, c, q)` for the dof pairs of two vertices of a bending stencil (both orders):
+/// `q = (s1 + s2·β)·b_ij` (kg, as the masses it is added to) between the same coordinates, and
+/// between two different vertices an explicit 0 for the other coordinate pairs, with `s1`, `s2`
+/// of [`crate::engine::metric::stiffness_scales`]. MuJoCo 3.15.0's `efm0` has the whole 3×3
+/// block of two vertices in its pattern, and a vertex's own block diagonal; the zeros change
+/// no value of the matrix, but the factor's elimination walk, and so the order of its sums,
+/// follows the pattern (with the same-coordinate pattern alone, some fill values of `efm0_L`
+/// parted from MuJoCo's by ~1e-12 relative).
 fn couplings(m: &Model, mut f: impl FnMut(usize, usize, f64)) {
     let (s1, s2) = crate::engine::metric::stiffness_scales(m);
     for fl in 0..m.nflex {
@@ -48,8 +53,14 @@ fn couplings(m: &Model, mut f: impl FnMut(usize, usize, f64)) {
                         continue;
                     };
                     let q = scale * bend[17 * e + 4 * i + j];
-                    for c in 0..3 {
-                        f(di + c, dj + c, q);
+                    for a in 0..3 {
+                        for b in 0..3 {
+                            if a == b {
+                                f(di + a, dj + b, q);
+                            } else if di != dj {
+                                f(di + a, dj + b, 0.0);
+                            }
+                        }
                     }
                 }
             }
@@ -59,7 +70,8 @@ fn couplings(m: &Model, mut f: impl FnMut(usize, usize, f64)) {
 
 /// Sets `nefm0dof`, `efm0_dofid` and `efm0`: the dofs of the vertices with joints of the
 /// flexes with bending, with the point mass and armature on the diagonal and, per bending
-/// stencil, the same-coordinate couplings `(h² + h·β)·b_ij`. A vertex body with other than 3
+/// stencil, the same-coordinate couplings `(h² + h·β)·b_ij` (on the pattern of whole vertex
+/// blocks, as MuJoCo's). A vertex body with other than 3
 /// dofs is not modelled: then there is no factor and CG keeps its backbone preconditioner.
 /// A rank-deficient factor is MuJoCo 3.15.0's compile error.
 pub fn set_efm0(m: &mut Model) -> Result<()> {
@@ -96,7 +108,7 @@ pub fn set_efm0(m: &mut Model) -> Result<()> {
         return Ok(());
     }
     // K = s·K_bend per dof row, each pair's terms summed in stencil order, its columns then
-    // ascending (`mjd_flexStiff_assemble`), same-coordinate couplings only
+    // ascending (`mjd_flexStiff_assemble`), on whole 3×3 vertex blocks
     let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); nv];
     couplings(m, |r, c, q| match rows[r].iter_mut().find(|e| e.0 == c) {
         Some(e) => e.1 += q,
