@@ -379,7 +379,7 @@ pub(crate) fn add_contact(
 #[cold]
 #[inline(never)]
 fn grow_contacts(d: &mut Data) {
-    let room = (2 * d.contact.len()).clamp(64, d.maxcon);
+    let room = (2 * d.contact.len()).max(64).min(d.maxcon);
     d.contact.resize(room, Contact::default());
 }
 
