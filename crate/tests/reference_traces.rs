@@ -93,6 +93,9 @@ const BIT_IDENTICAL: &[&str] = &[
     // bending-only CG preconditioned by efm0 on MuJoCo's pattern (whole vertex-pair blocks)
     "discrete_cg_bend_nospring",
     "discrete_cg_bend_precond",
+    // libm pow where MuJoCo calls it: the cable plugin's r⁴, a shell's t³
+    "cable_curved_floor",
+    "shell_thickness_pow",
     // discrete with actuator terms in the metric: qacc_smooth through mjd_effSolve's PCG
     "actuated_discrete",
     "actuator_affine_discrete",
@@ -374,4 +377,5 @@ reference_cases!(
     snh_box_floor_newton,
     passive_newton_dense,
     flexflex_candidate_flood,
+    shell_thickness_pow,
 );

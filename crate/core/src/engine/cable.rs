@@ -138,18 +138,20 @@ pub fn init(
                 let gi = gi as usize;
                 let size = &m.geom_size[3 * gi..3 * gi + 3];
                 let t = m.geom_type[gi];
+                // the plugin's `pow` (libm), not repeated products: r⁴ as r·r·r·r rounds
+                // otherwise, and every torque carried that last bit
                 if t == GeomType::Cylinder as i32 || t == GeomType::Capsule as i32 {
-                    j = math::PI * size[0].powi(4) / 2.0;
-                    iy = math::PI * size[0].powi(4) / 4.0;
+                    j = math::PI * size[0].powf(4.0) / 2.0;
+                    iy = math::PI * size[0].powf(4.0) / 4.0;
                     iz = iy;
                 } else if t == GeomType::Box as i32 {
                     let (h, w) = (size[1], size[2]);
                     let (a, bb) = (h.max(w), h.min(w));
                     j = a
-                        * bb.powi(3)
-                        * (16.0 / 3.0 - 3.36 * bb / a * (1.0 - bb.powi(4) / a.powi(4) / 12.0));
-                    iy = (2.0 * w).powi(3) * 2.0 * h / 12.0;
-                    iz = (2.0 * h).powi(3) * 2.0 * w / 12.0;
+                        * bb.powf(3.0)
+                        * (16.0 / 3.0 - 3.36 * bb / a * (1.0 - bb.powf(4.0) / a.powf(4.0) / 12.0));
+                    iy = (2.0 * w).powf(3.0) * 2.0 * h / 12.0;
+                    iz = (2.0 * h).powf(3.0) * 2.0 * w / 12.0;
                 }
             }
             let k = &mut cable.stiffness[4 * b..4 * b + 4];
