@@ -180,7 +180,7 @@ pub const CONTACT_LIMIT: usize = 200_000;
 /// itself gives ~5 per active element, two tet blocks pressed together ~3.5). A pass with more
 /// grows the buffer ([`add_contact`]): MuJoCo keeps them all in its arena, and a candidate
 /// dropped for want of room changes which 50 are kept (a thick-radius ellipsoid under a tet box,
-/// 1,900 candidates of 108 + 48 elements, random scene 131 of `random-scenes.py --snh`).
+/// 1,666 candidates of 108 + 48 elements, random scene 131 of `random-scenes.py --snh`).
 pub fn max_contacts(m: &Model) -> usize {
     let elems = |f: usize| 8 * m.flex_elemnum[f] as usize;
     let own = (0..m.nflex).filter(|&f| self_collides(m, f)).map(elems);
