@@ -96,7 +96,7 @@ fn metric_terms(s: &Scratch) -> (Vec<f64>, Vec<(u32, u32, f64)>) {
         if s.metric.has_diag {
             diag.extend_from_slice(&s.metric.efm_sdiag);
         }
-        metric::for_each_flex_entry(s, &mut |i, j, v| {
+        metric::for_each_coupling_entry(s, &mut |i, j, v| {
             if i >= j {
                 entries.push((i as u32, j as u32, v));
             }

@@ -1342,7 +1342,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
                 if ratio > 1.0 {
                     k = 1.0 / (h * h * imp);
                     let bound = (1.0 - imp) * MAXIMP / max(MINVAL, imp * (1.0 - MAXIMP)) - 2.0;
-                    let bound = if bound <= 0.0 { 0.0 } else { bound } / h;
+                    let bound = (if bound <= 0.0 { 0.0 } else { bound }) / h;
                     let scaled = b / ratio.sqrt();
                     b = if scaled <= bound { scaled } else { bound };
                 }

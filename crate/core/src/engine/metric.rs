@@ -925,7 +925,7 @@ pub fn discrete(m: &Model, d: &mut Data, s: &mut Scratch) {
 /// which 3.15.0's `mj_solPrimal` sums each entry of S (`efm_K` first, then the rank-1 terms of
 /// `mjd_effRank1Next`): with the contacts first, `passive_gap` parted from MuJoCo in the first
 /// Newton iteration of step 39, by an ulp of the Hessian.
-pub fn for_each_flex_entry(s: &Scratch, emit: &mut dyn FnMut(usize, usize, f64)) {
+pub fn for_each_coupling_entry(s: &Scratch, emit: &mut dyn FnMut(usize, usize, f64)) {
     super::interp::for_each_entry(&s.interp, emit);
     let csr = &s.metric.csr;
     for sl in 0..csr.nslot() {

@@ -209,7 +209,7 @@ fn warm_start(m: &Model, d: &mut Data, w: &mut SolverScratch, metric: Option<&mu
 
 /// The discrete metric's part `S` of the Newton Hessian, for [`newton_mgrad`]: its diagonal
 /// `efm_sdiag`, and with `coupled` the entries of the flexes' stiffness and the passive-contact
-/// terms (`metric::for_each_flex_entry`, the lower ones of each symmetric pair).
+/// terms (`metric::for_each_coupling_entry`, the lower ones of each symmetric pair).
 fn newton_metric(s: &Scratch, w: &mut SolverScratch, coupled: bool) {
     w.newton_diag.clear();
     w.newton_entries.clear();
@@ -221,7 +221,7 @@ fn newton_metric(s: &Scratch, w: &mut SolverScratch, coupled: bool) {
     }
     if coupled {
         let entries = &mut w.newton_entries;
-        metric::for_each_flex_entry(s, &mut |i, j, v| {
+        metric::for_each_coupling_entry(s, &mut |i, j, v| {
             if i >= j {
                 entries.push((i as u32, j as u32, v));
             }

@@ -171,7 +171,7 @@ pub fn max_kept_contacts(m: &Model) -> usize {
 }
 
 /// Most contacts the buffer grows to (`Data::maxcon`): beyond it a pass's contacts are
-/// dropped with MuJoCo's "contact full" warning. 200,000 contacts are ~50 MB.
+/// dropped with MuJoCo's "contact full" warning. 200,000 contacts are 114 MB (568 bytes each).
 pub const CONTACT_LIMIT: usize = 200_000;
 
 /// Initial capacity of the contact buffer for this model: the contacts a step keeps, and room
