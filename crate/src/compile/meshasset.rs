@@ -10,8 +10,9 @@ use crate::error::{Error, Result};
 use crate::math;
 use crate::spec::{MeshInertia, MeshSpec, Spec};
 
-/// Scale of the mesh inertia handed to the eigen-decomposition (see `compile_mesh`).
-const MESH_EIG_SCALE: f64 = 1000.0;
+/// Relative tolerance of a mesh's principal axes (MuJoCo 3.15.0's `mjCMesh::Process` passes
+/// 1e-7 to `mjuu_eig3`).
+const MESH_EIG_TOL: f64 = 1e-7;
 
 /// A compiled mesh asset.
 #[derive(Debug, Clone)]
@@ -380,13 +381,7 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
     let full = [
         inert[0], inert[3], inert[4], inert[3], inert[1], inert[5], inert[4], inert[5], inert[2],
     ];
-    // The Jacobi iteration stops at an absolute off-diagonal size (1e-12), so a small mesh
-    // (inertia ~1e-8 at unit density) stopped one rotation before MuJoCo 3.15.0 and its frame
-    // differed by 1e-6 (the 0.1 m gem of mesh_stl.xml). Decomposing the inertia at 1000 times
-    // unit density (whatever the geoms' density) gives MuJoCo's frames on every compile-dump
-    // model; a few small meshes still end elsewhere (scripts/oracle/sweep/meshes.txt).
-    let (eigval, quat_principal) = super::eig3(&full.map(|x| x * MESH_EIG_SCALE));
-    let eigval = eigval.map(|x| x / MESH_EIG_SCALE);
+    let (eigval, quat_principal) = super::eig3(&full, MESH_EIG_TOL);
     if eigval[2] <= 0.0 {
         return Err(err(format!(
             "eigenvalue of mesh inertia must be positive: {}",

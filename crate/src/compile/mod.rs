@@ -306,10 +306,23 @@ fn check_body_plugins(spec: &Spec, order: &[usize]) -> Result<()> {
     Ok(())
 }
 
-/// Principal axes of a symmetric inertia tensor (MuJoCo's compiler Jacobi iteration), giving
+/// Relative tolerance of a body's principal axes (MuJoCo 3.15.0's `mjCBody` passes 4e-15 to
+/// `mjuu_eig3`).
+const BODY_EIG_TOL: f64 = 4e-15;
+
+/// Principal axes of a symmetric inertia tensor as MuJoCo 3.15.0's compiler finds them
+/// (`mjuu_eig3`, read from the 3.15.0 binary: its source is newer than the 3.12 one), giving
 /// the frame quaternion and the eigenvalues in decreasing order.
-fn eig3(mat: &[f64; 9]) -> ([f64; 3], [f64; 4]) {
-    const EIGEPS: f64 = 1e-12;
+///
+/// Jacobi rotations accumulated in a quaternion, until the largest off-diagonal entry is within
+/// `max(4e-15, tol)` of the matrix's largest entry; each rotation is built from the half-angle
+/// tangent of the 2×2 Schur step. Eigenvalues closer than `max(1e-12, tol)` of that scale keep
+/// their order. Bodies pass 4e-15, meshes 1e-7: 3.12's absolute 1e-12 stopped a small mesh one
+/// rotation early, and its rotation built from `√(½ − ½c)` rounded otherwise (an ulp in a
+/// two-capsule body's frame, which reached the mannequin's `qacc` at step 35).
+pub(crate) fn eig3(mat: &[f64; 9], tol: f64) -> ([f64; 3], [f64; 4]) {
+    let scale = mat.iter().fold(0.0f64, |a, &x| x.abs().max(a));
+    let off_tol = tol.max(4e-15) * scale;
     let mut quat = [1.0, 0.0, 0.0, 0.0];
     let mut eigval = [0.0; 3];
     for _ in 0..500 {
@@ -327,36 +340,28 @@ fn eig3(mat: &[f64; 9]) -> ([f64; 3], [f64; 4]) {
         } else {
             (1, 2, 0)
         };
-        if d[3 * rk + ck].abs() < EIGEPS {
+        if d[3 * rk + ck].abs() <= off_tol {
             break;
         }
         let tau = (d[4 * ck] - d[4 * rk]) / (2.0 * d[3 * rk + ck]);
+        let root = (1.0 + tau * tau).sqrt();
         let t = if tau >= 0.0 {
-            1.0 / (tau + (1.0 + tau * tau).sqrt())
+            1.0 / (tau + root)
         } else {
-            -1.0 / (-tau + (1.0 + tau * tau).sqrt())
+            -1.0 / (root - tau)
         };
-        let c = 1.0 / (1.0 + t * t).sqrt();
-        if c > 1.0 - EIGEPS {
-            break;
-        }
-        let mut r = [0.0; 4];
-        r[rotk + 1] = if tau >= 0.0 {
-            -(0.5 - 0.5 * c).sqrt()
-        } else {
-            (0.5 - 0.5 * c).sqrt()
-        };
-        if rotk == 1 {
-            r[rotk + 1] = -r[rotk + 1];
-        }
-        r[0] = (1.0 - r[rotk + 1] * r[rotk + 1]).sqrt();
-        orient::normvec(&mut r);
+        // tan(θ/2) from tan θ, then cos(θ/2) and sin(θ/2): a unit quaternion by construction
+        let half = t / (1.0 + (1.0 + t * t).sqrt());
+        let chalf = 1.0 / (1.0 + half * half).sqrt();
+        let mut r = [chalf, 0.0, 0.0, 0.0];
+        r[rotk + 1] = if rotk == 1 { half } else { -half } * chalf;
         quat = orient::mulquat(&quat, &r);
         orient::normvec(&mut quat);
     }
+    let sort_tol = tol.max(1e-12) * scale;
     for j in 0..3 {
         let j1 = j % 2;
-        if eigval[j1] + EIGEPS < eigval[j1 + 1] {
+        if eigval[j1] + sort_tol < eigval[j1 + 1] {
             eigval.swap(j1, j1 + 1);
             // MuJoCo's literal cos(π/4), kept to its 15 digits
             #[allow(clippy::approx_constant)]
@@ -797,7 +802,7 @@ fn full_inertia(full: &[f64; 6]) -> std::result::Result<([f64; 3], [f64; 4]), St
     let mat = [
         full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5], full[2],
     ];
-    let (val, q) = eig3(&mat);
+    let (val, q) = eig3(&mat, BODY_EIG_TOL);
     if val[2] < math::EPS {
         return Err("inertia must have positive eigenvalues".into());
     }
