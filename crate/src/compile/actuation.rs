@@ -275,7 +275,8 @@ pub fn set_const(m: &mut Model, d: &crate::Data) {
         if nv > 0 {
             super::super::engine::inertia::solve_m(m, d, &mut sol);
         }
-        m.actuator_acc0[i] = sol.iter().map(|x| x * x).sum::<f64>().sqrt();
+        // `mju_norm`: the square root of `mju_dot`'s four running sums
+        m.actuator_acc0[i] = math::dot(&sol, &sol).sqrt();
         // dampratio → damping for position-like actuators (gainprm[0] == -biasprm[1])
         let g = &m.actuator_gainprm[10 * i..10 * i + 10];
         let b2 = m.actuator_biasprm[10 * i + 2];

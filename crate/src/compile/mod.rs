@@ -678,9 +678,7 @@ fn compile_geom(
         // the geom frame absorbs the mesh's inertial frame, offset by a fitted box's centre
         // (mjuu_frameaccum)
         let meshpos = math::add3(&math::rot_vec_quat(&center, &cm.quat), &cm.pos);
-        let r = math::rot_vec_quat(&meshpos, &quat);
-        pos = math::add3(&pos, &r);
-        quat = orient::mulquat(&quat, &cm.quat);
+        (pos, quat) = in_pose(&(pos, quat), &(meshpos, cm.quat));
         if is_mesh {
             let a = &cm.aamm;
             size = [
