@@ -490,70 +490,6 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     res
 }
 
-/// Eigen-decomposition of a symmetric 3×3 matrix by cyclic Jacobi sweeps.
-/// Returns eigenvalues (descending) and eigenvectors as the columns of a row-major matrix.
-pub fn eig3_sym(a: &Mat3) -> (Vec3, Mat3) {
-    let mut m = *a;
-    let mut v = IDENTITY_MAT;
-    for _ in 0..50 {
-        let off = m[1] * m[1] + m[2] * m[2] + m[5] * m[5];
-        if off < 1e-30 * (m[0] * m[0] + m[4] * m[4] + m[8] * m[8]).max(1e-300) {
-            break;
-        }
-        for (p, q) in [(0usize, 1usize), (0, 2), (1, 2)] {
-            let apq = m[3 * p + q];
-            if apq.abs() < 1e-300 {
-                continue;
-            }
-            let app = m[3 * p + p];
-            let aqq = m[3 * q + q];
-            let theta = (aqq - app) / (2.0 * apq);
-            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-            let t = if theta == 0.0 { 1.0 } else { t };
-            let c = 1.0 / (t * t + 1.0).sqrt();
-            let s = t * c;
-            // rotate rows/cols p,q
-            for k in 0..3 {
-                let mkp = m[3 * k + p];
-                let mkq = m[3 * k + q];
-                m[3 * k + p] = c * mkp - s * mkq;
-                m[3 * k + q] = s * mkp + c * mkq;
-            }
-            for k in 0..3 {
-                let mpk = m[3 * p + k];
-                let mqk = m[3 * q + k];
-                m[3 * p + k] = c * mpk - s * mqk;
-                m[3 * q + k] = s * mpk + c * mqk;
-            }
-            for k in 0..3 {
-                let vkp = v[3 * k + p];
-                let vkq = v[3 * k + q];
-                v[3 * k + p] = c * vkp - s * vkq;
-                v[3 * k + q] = s * vkp + c * vkq;
-            }
-        }
-    }
-    let mut idx = [0usize, 1, 2];
-    let ev = [m[0], m[4], m[8]];
-    // Decreasing eigenvalues, ties (and NaN) in index order: a stable insertion sort of three.
-    for a in 1..3 {
-        let mut b = a;
-        while b > 0 && ev[idx[b - 1]] < ev[idx[b]] {
-            idx.swap(b - 1, b);
-            b -= 1;
-        }
-    }
-    let mut vals = [0.0; 3];
-    let mut vecs = [0.0; 9];
-    for (c, &i) in idx.iter().enumerate() {
-        vals[c] = ev[i];
-        for r in 0..3 {
-            vecs[3 * r + c] = v[3 * r + i];
-        }
-    }
-    (vals, vecs)
-}
-
 /// True for NaN, ±Inf or a magnitude above [`MAXVAL`] (MuJoCo's `mju_isBad`).
 #[inline]
 pub fn is_bad(x: f64) -> bool {
@@ -578,22 +514,6 @@ mod tests {
         let q2 = mat_to_quat(&m);
         for k in 0..4 {
             assert!((q[k] - q2[k]).abs() < 1e-14);
-        }
-    }
-
-    #[test]
-    fn symmetric_eigen_reconstructs() {
-        let a = [4.0, 1.0, 0.5, 1.0, 3.0, 0.2, 0.5, 0.2, 1.0];
-        let (w, v) = eig3_sym(&a);
-        assert!(w[0] >= w[1] && w[1] >= w[2]);
-        for i in 0..3 {
-            for j in 0..3 {
-                let mut s = 0.0;
-                for k in 0..3 {
-                    s += v[3 * i + k] * w[k] * v[3 * j + k];
-                }
-                assert!((s - a[3 * i + j]).abs() < 1e-12);
-            }
         }
     }
 }
