@@ -635,24 +635,19 @@ fn weld_frames(m: &Model, d: &Data, i: usize, b1: usize, b2: usize) -> (Quat, Qu
 }
 
 /// The world torque on body 1 of weld `i` from the forces `f` of its three orientation rows:
-/// the transpose of the rows' map from relative angular velocity, `0.5·ts·Im(q̄₁·ω·q)` (so
-/// its generalized force is the rows' `Jᵀf`), as MuJoCo 3.15.0's `mj_rnePostConstraint` adds
-/// it to `cfrc_ext`. Body 2 gets its opposite.
+/// the transpose of the rows' map from relative angular velocity, `0.5·ts·Im(q̄₁·ω·q)` (so its
+/// generalized force is the rows' `Jᵀf`), in the closed form MuJoCo 3.15.0's
+/// `mj_rnePostConstraint` evaluates (its disassembly): `0.5·ts·Im(q₁·f·q̄)`, the scale applied
+/// last. (Summed axis by axis, as the Jacobian's columns, it parted a weld's torque by an ulp.)
+/// Body 2 gets its opposite.
 #[inline(never)]
 pub(crate) fn weld_torque(m: &Model, d: &Data, i: usize, f: &[f64]) -> Vec3 {
     let (b1, b2) = eq_bodies(m, i);
-    let ts = m.eq_data[11 * i + 10];
+    let scale = 0.5 * m.eq_data[11 * i + 10];
     let (f0, f1, rel) = weld_frames(m, d, i, b1, b2);
     let quat = rel.map_or(f0, |r| mul_quat(&f0, &r));
-    let quat1 = neg_quat(&f1);
-    let mut torque = [0.0; 3];
-    for (k, t) in torque.iter_mut().enumerate() {
-        let mut axis = [0.0; 3];
-        axis[k] = 1.0;
-        let q3 = mul_quat(&mul_quat_axis(&quat1, &axis), &quat);
-        *t = (0..3).map(|r| 0.5 * q3[1 + r] * ts * f[r]).sum();
-    }
-    torque
+    let q = mul_quat(&mul_quat_axis(&f1, &[f[0], f[1], f[2]]), &neg_quat(&quat));
+    [scale * q[1], scale * q[2], scale * q[3]]
 }
 
 fn equality_rows(

@@ -24,9 +24,8 @@ pub fn tendon(m: &Model, d: &mut Data) {
 /// `ten_J·qvel` for row `t` of a CSR matrix with `ten_J`'s layout.
 pub fn row_dot(m: &Model, vals: &[f64], t: usize, x: &[f64]) -> f64 {
     let adr = m.ten_J_rowadr[t] as usize;
-    (adr..adr + m.ten_J_rownnz[t] as usize)
-        .map(|k| vals[k] * x[m.ten_J_colind[k] as usize])
-        .sum()
+    let end = adr + m.ten_J_rownnz[t] as usize;
+    super::solver::dot_sparse_avx(&vals[adr..end], x, &m.ten_J_colind[adr..end])
 }
 
 /// Tendon velocities (m/s or rad/s).
