@@ -11,6 +11,6 @@ grep -v '^#' scripts/oracle/contact-references.txt | while IFS='|' read -r name 
   [ -z "$name" ] && continue
   if [ -n "$only" ] && [ "$only" != "$name" ]; then continue; fi
   echo "contacts: $name"
-  .venv/bin/python scripts/oracle/contacts.py "$model" "$steps" "crate/tests/contacts/$name.state" \
+  DIGITS=16 .venv/bin/python scripts/oracle/contacts.py "$model" "$steps" "crate/tests/contacts/$name.state" \
     > "crate/tests/contacts/$name.txt"
 done
