@@ -675,6 +675,9 @@ pub struct MeshSpec {
     pub scale: [f64; 3],
     /// Point of the vertices' frame that becomes the asset's origin (m).
     pub refpos: [f64; 3],
+    /// Orientation of the vertices' frame that becomes the asset's (`refquat`, w x y z, not
+    /// normalized yet); `None` for the identity.
+    pub refquat: Option<[f64; 4]>,
     /// Largest number of convex-hull vertices, or -1 for no limit.
     pub maxhullvert: i32,
     pub inertia: MeshInertia,

@@ -289,4 +289,5 @@ reference_cases!(
     flexflex_candidate_flood,
     shell_thickness_pow,
     principal_axes,
+    mesh_refquat,
 );

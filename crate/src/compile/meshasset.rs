@@ -228,12 +228,24 @@ pub fn compile_mesh(spec: &Spec, mi: usize, needhull: bool) -> Result<CMesh> {
             t.swap(1, 2);
         }
     }
-    // the user's frame: shift to refpos, then scale
+    // the user's frame: shift to refpos, turn by refquat, then scale
     if mesh.refpos != [0.0; 3] {
         for p in dvert.chunks_mut(3) {
             for k in 0..3 {
                 p[k] -= mesh.refpos[k];
             }
+        }
+    }
+    // then turn by refquat's inverse (mjuu_mulvecmatT with its normalized matrix)
+    if let Some(q) = mesh.refquat.filter(|q| *q != [1.0, 0.0, 0.0, 0.0]) {
+        let mut q = q;
+        super::orient::normvec(&mut q);
+        let r = math::quat_to_mat(&q);
+        for p in dvert.chunks_mut(3) {
+            let v = [p[0], p[1], p[2]];
+            p[0] = r[0] * v[0] + r[3] * v[1] + r[6] * v[2];
+            p[1] = r[1] * v[0] + r[4] * v[1] + r[7] * v[2];
+            p[2] = r[2] * v[0] + r[5] * v[1] + r[8] * v[2];
         }
     }
     if scale != [1.0; 3] {

@@ -767,9 +767,7 @@ impl<'a> Reader<'a> {
             "params",
             "material",
         ])?;
-        // refquat: flexlab's principal axes of a rotated mesh differed from MuJoCo's by 1e-7 rad
-        // (the Jacobi solver's stopping rule amplifies rounding), beyond the 1e-9 checks
-        e.reject_unsupported(&["builtin", "params", "refquat"])?;
+        e.reject_unsupported(&["builtin", "params"])?;
         let class = self.class_of(e, 0)?;
         let mut m = MeshSpec {
             name: e.string("name").unwrap_or_default(),
@@ -780,6 +778,10 @@ impl<'a> Reader<'a> {
         e.read_f64s("scale", 3, &mut m.scale)?;
         m.inertia = mesh_inertia(e)?.unwrap_or(self.classes[class].mesh_inertia);
         e.read_f64s("refpos", 3, &mut m.refpos)?;
+        let mut q = [1.0, 0.0, 0.0, 0.0];
+        if e.read_f64s("refquat", 4, &mut q)? {
+            m.refquat = Some(q);
+        }
         m.maxhullvert = -1;
         e.read_int("maxhullvert", &mut m.maxhullvert)?;
         if m.maxhullvert != -1 && m.maxhullvert < 4 {
