@@ -290,4 +290,5 @@ reference_cases!(
     shell_thickness_pow,
     principal_axes,
     mesh_refquat,
+    vert_equality_unstable,
 );

@@ -109,17 +109,21 @@ impl RevChol {
                     dense[self.colind[i]] -= l_cr * self.val[i];
                 }
             }
-            let mut diag = dense[r];
-            if diag < mindiag {
-                diag = mindiag;
-                rank -= 1;
-            }
-            let l_rr = diag.sqrt();
-            let l_rr_inv = 1.0 / l_rr;
+            let diag = dense[r];
             let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
-            for i in adr..adr + nnz - 1 {
-                self.val[i] = dense[self.colind[i]] * l_rr_inv;
-            }
+            // a pivot under `mindiag` is raised to it and its row cleared, as 3.15.0 does
+            let l_rr = if diag < mindiag {
+                rank -= 1;
+                self.val[adr..adr + nnz - 1].fill(0.0);
+                mindiag.sqrt()
+            } else {
+                let l_rr = diag.sqrt();
+                let l_rr_inv = 1.0 / l_rr;
+                for i in adr..adr + nnz - 1 {
+                    self.val[i] = dense[self.colind[i]] * l_rr_inv;
+                }
+                l_rr
+            };
             self.val[adr + nnz - 1] = l_rr;
             for i in adr..adr + nnz {
                 dense[self.colind[i]] = 0.0;
