@@ -291,4 +291,5 @@ reference_cases!(
     principal_axes,
     mesh_refquat,
     vert_equality_unstable,
+    implicit_singular_pivot,
 );

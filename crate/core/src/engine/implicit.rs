@@ -7,8 +7,8 @@
 
 use super::inertia::{factor_i, solve_ld};
 use super::Scratch;
-use crate::data::Data;
-use crate::math::mul_inert_vec;
+use crate::data::{Data, Warning};
+use crate::math::{mul_inert_vec, MINVAL};
 use crate::model::{disable, Integrator, Model};
 
 /// Work space of `implicit`'s bias-force derivative (`mjd_rne_vel`): 6-vectors on the entries
@@ -61,7 +61,9 @@ pub fn implicit(m: &Model, d: &mut Data, s: &mut Scratch) {
         w.ensure(m);
         smooth_vel(m, d, &mut w);
         lu_matrix(m, d);
-        factor_lu_sparse(m, &mut d.a.qLU, &mut w.remaining);
+        if let Some(dof) = factor_lu_sparse(m, &mut d.a.qLU, &mut w.remaining) {
+            d.warn(Warning::Inertia, dof as i32);
+        }
         s.implicit = w;
         let rhs = std::mem::take(&mut qacc);
         qacc = std::mem::take(&mut s.qfrc_tmp);
@@ -520,8 +522,11 @@ fn rne_vel(m: &Model, d: &Data, w: &mut ImplicitScratch, qderiv: &mut [f64]) {
 
 /// Factors `lu` (on `D`'s entries) in place as `(U + I)·L`, from the last row up, without
 /// pivoting or fill-in, in `mju_factorLUSparse`'s arithmetic: D's rows close under the dof
-/// tree, so the elimination stays in its sparsity.
-fn factor_lu_sparse(m: &Model, lu: &mut [f64], remaining: &mut [usize]) {
+/// tree, so the elimination stays in its sparsity. A pivot under mjMINVAL in magnitude is set
+/// to ±mjMINVAL (its sign, + for zero), as 3.15.0 does; returns the first such row met (the
+/// highest), which MuJoCo reports as `mjWARN_INERTIA`.
+fn factor_lu_sparse(m: &Model, lu: &mut [f64], remaining: &mut [usize]) -> Option<usize> {
+    let mut small = None;
     let (rownnz, rowadr, colind) = (&m.D_rownnz, &m.D_rowadr, &m.D_colind);
     for (r, &n) in remaining.iter_mut().zip(rownnz.iter()) {
         *r = n as usize;
@@ -530,6 +535,10 @@ fn factor_lu_sparse(m: &Model, lu: &mut [f64], remaining: &mut [usize]) {
         let ii = rowadr[i] as usize + remaining[i] - 1;
         remaining[i] -= 1;
         debug_assert_eq!(colind[ii], i as i32, "missing diagonal element");
+        if lu[ii].abs() < MINVAL {
+            lu[ii] = if lu[ii] < 0.0 { -MINVAL } else { MINVAL };
+            small.get_or_insert(i);
+        }
         // MuJoCo scans every row above i for one whose last remaining column is i: those are
         // exactly i's ancestors (a row's columns above its dof are its descendants, and the
         // rows below i have taken theirs), met nearest first. Walking the dof tree visits the
@@ -558,6 +567,7 @@ fn factor_lu_sparse(m: &Model, lu: &mut [f64], remaining: &mut [usize]) {
             }
         }
     }
+    small
 }
 
 /// Solves `qLU·res = vec` with the factor of [`factor_lu_sparse`] (`mju_solveLUSparse`): first
