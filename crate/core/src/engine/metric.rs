@@ -446,15 +446,23 @@ fn build_blocks(m: &Model, d: &mut Data, s: &mut Scratch) -> usize {
 /// In-place Cholesky of a symmetric 3×3 (lower triangle used), MuJoCo's `mju_cholFactor`
 /// with its `mjMINVAL` floor on the pivots, in its rounding: each row's products are summed
 /// (`mju_dot`) before they are subtracted, and the entries below a pivot are multiplied by the
-/// pivot's reciprocal rather than divided by it.
+/// pivot's reciprocal rather than divided by it. A pivot under `mjMINVAL` is raised to it and
+/// the entries below it cleared, as 3.15.0's `mju_cholFactor` does.
 fn chol3_factor(a: &mut [f64]) {
     for j in 0..3 {
         let mut dot = 0.0;
         for k in 0..j {
             dot += a[3 * j + k] * a[3 * j + k];
         }
-        let t = (a[3 * j + j] - dot).max(MINVAL).sqrt();
+        let pivot = a[3 * j + j] - dot;
+        let t = pivot.max(MINVAL).sqrt();
         a[3 * j + j] = t;
+        if pivot < MINVAL {
+            for i in j + 1..3 {
+                a[3 * i + j] = 0.0;
+            }
+            continue;
+        }
         let inv = 1.0 / t;
         for i in j + 1..3 {
             let mut dot = 0.0;
@@ -952,6 +960,35 @@ pub fn for_each_coupling_entry(s: &Scratch, emit: &mut dyn FnMut(usize, usize, f
         for (&i, &vi) in ind.iter().zip(val) {
             for (&j, &vj) in ind.iter().zip(val) {
                 emit(i, j, r.scale * vi * vj);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The metric's 3×3 block factor is `mju_cholFactor` (`dense_chol::factor`) bit for bit,
+    /// also where a pivot falls under mjMINVAL, is raised to it and its column cleared.
+    #[test]
+    fn chol3_factor_is_mju_chol_factor() {
+        let cases = [
+            [4.0, 1.0, 0.5, 1.0, 3.0, 0.2, 0.5, 0.2, 1.0],
+            // the second pivot is zero
+            [1.0, 1.0, 0.3, 1.0, 1.0, 0.7, 0.3, 0.7, 2.0],
+            // the first pivot is zero
+            [0.0, 0.0, 0.0, 0.0, 2.0, 0.5, 0.0, 0.5, 1.0],
+        ];
+        for c in cases {
+            let (mut ours, mut theirs) = (c, c);
+            chol3_factor(&mut ours);
+            super::super::dense_chol::factor(&mut theirs, 3, MINVAL);
+            for i in 0..3 {
+                for j in 0..=i {
+                    let (a, b) = (ours[3 * i + j], theirs[3 * i + j]);
+                    assert_eq!(a.to_bits(), b.to_bits(), "{c:?}: L[{i},{j}] {a:e} vs {b:e}");
+                }
             }
         }
     }
