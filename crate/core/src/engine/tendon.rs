@@ -21,7 +21,8 @@ pub fn tendon(m: &Model, d: &mut Data) {
     }
 }
 
-/// `ten_J·qvel` for row `t` of a CSR matrix with `ten_J`'s layout.
+/// `ten_J·qvel` for row `t` of a CSR matrix with `ten_J`'s layout, summed in `mju_dotSparse`'s
+/// four lanes as `mju_mulMatVecSparse` sums it.
 pub fn row_dot(m: &Model, vals: &[f64], t: usize, x: &[f64]) -> f64 {
     let adr = m.ten_J_rowadr[t] as usize;
     let end = adr + m.ten_J_rownnz[t] as usize;
