@@ -775,26 +775,10 @@ fn numeric(l: &mut [f64], dense: &mut [f64], h: &[f64], f: FactorPattern) -> usi
                 unsafe { *dense.get_unchecked_mut(col as usize) -= lcr * v };
             }
         }
-        let diag = dense[r];
         let (lo, hi) = (f.l_adr[r], f.l_adr[r + 1]);
-        // a pivot under mjMINVAL is raised to it and its row cleared (3.15.0's
-        // mju_cholFactorNumeric): scaling the row by the tiny pivot instead overflowed a Hessian
-        // with rows of D = 1e15 to NaN where MuJoCo's stays finite
-        let lrr = if diag < MINVAL {
+        let cols = &f.l_col[lo..hi];
+        if super::rchol::finish_row(&mut l[lo..hi], |k| cols[k] as usize, dense, MINVAL) {
             rank -= 1;
-            l[lo..hi - 1].fill(0.0);
-            MINVAL.sqrt()
-        } else {
-            let lrr = diag.sqrt();
-            let inv = 1.0 / lrr;
-            for p in lo..hi - 1 {
-                l[p] = dense[f.l_col[p] as usize] * inv;
-            }
-            lrr
-        };
-        l[hi - 1] = lrr;
-        for p in lo..hi {
-            dense[f.l_col[p] as usize] = 0.0;
         }
     }
     rank

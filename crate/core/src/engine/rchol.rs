@@ -16,6 +16,39 @@ pub struct RevChol {
     lt_map: Vec<usize>,
 }
 
+/// The end of one row of `mju_cholFactorNumeric`, once `dense` holds the row of `H` less the
+/// updates of the rows below it: the pivot `√max(mindiag, d)` stored last in `row` (the row's
+/// entries, diagonal last, at columns `col(k)`), the off-diagonals scaled by its reciprocal,
+/// or cleared when the pivot was raised, as 3.15.0 does (scaling them by a raised pivot's
+/// reciprocal overflowed a Newton Hessian with rows of D = 1e15 to NaN). Clears `dense` at
+/// the row's columns; returns whether the pivot was raised. Shared by every sparse factor
+/// (`efm0` here, Newton's Hessian in `newton_sparse.rs`).
+#[inline]
+pub(super) fn finish_row(
+    row: &mut [f64],
+    col: impl Fn(usize) -> usize,
+    dense: &mut [f64],
+    mindiag: f64,
+) -> bool {
+    let last = row.len() - 1;
+    let diag = dense[col(last)];
+    let raised = diag < mindiag;
+    let pivot = if raised { mindiag } else { diag }.sqrt();
+    if raised {
+        row[..last].fill(0.0);
+    } else {
+        let inv = 1.0 / pivot;
+        for (k, v) in row[..last].iter_mut().enumerate() {
+            *v = dense[col(k)] * inv;
+        }
+    }
+    row[last] = pivot;
+    for k in 0..=last {
+        dense[col(k)] = 0.0;
+    }
+    raised
+}
+
 /// Walks the elimination tree of `mju_cholFactorSymbolic` for an `n`×`n` pattern whose
 /// strictly upper triangle has, in row `r`, the columns `upper(r)`: `visit(r, i)` for each entry
 /// `L[i, r]`, rows `r` from the last, in the order both of its phases meet them.
@@ -89,7 +122,7 @@ impl RevChol {
 
     /// Factors `H` given by its lower triangle, row `r` being `lower(r)` = `(column, value)`
     /// pairs (`mju_cholFactorNumeric`, one dense row accumulator); pivots below `mindiag` are
-    /// raised to it. Returns the rank.
+    /// raised to it and their rows cleared ([`finish_row`]). Returns the rank.
     #[cold]
     pub fn numeric(&mut self, mindiag: f64, lower: impl Fn(usize) -> Vec<(usize, f64)>) -> usize {
         let n = self.rownnz.len();
@@ -109,24 +142,15 @@ impl RevChol {
                     dense[self.colind[i]] -= l_cr * self.val[i];
                 }
             }
-            let diag = dense[r];
             let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
-            // a pivot under `mindiag` is raised to it and its row cleared, as 3.15.0 does
-            let l_rr = if diag < mindiag {
+            let cols = &self.colind[adr..adr + nnz];
+            if finish_row(
+                &mut self.val[adr..adr + nnz],
+                |k| cols[k],
+                &mut dense,
+                mindiag,
+            ) {
                 rank -= 1;
-                self.val[adr..adr + nnz - 1].fill(0.0);
-                mindiag.sqrt()
-            } else {
-                let l_rr = diag.sqrt();
-                let l_rr_inv = 1.0 / l_rr;
-                for i in adr..adr + nnz - 1 {
-                    self.val[i] = dense[self.colind[i]] * l_rr_inv;
-                }
-                l_rr
-            };
-            self.val[adr + nnz - 1] = l_rr;
-            for i in adr..adr + nnz {
-                dense[self.colind[i]] = 0.0;
             }
         }
         rank
