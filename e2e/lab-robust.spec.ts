@@ -215,3 +215,26 @@ test('a model dropped with its binary STL mesh loads, the mesh read byte for byt
   expect([sizes.nmesh, sizes.nmeshvert, sizes.nmeshface]).toEqual([1, 6, 8]);
   await waitFrames(page, 2);
 });
+
+test('a flexcomp dropped with its binary GMSH tetrahedra loads and steps', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  const dir = new URL('../crate/tests/models/', import.meta.url);
+  const xml = readFileSync(new URL('gmsh_block_binary.xml', dir), 'utf8');
+  const msh = [...readFileSync(new URL('gmsh_block41_binary.msh', dir))];
+  await page.locator('details.sandbox').evaluate(
+    (panel, l) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(l.msh)], 'gmsh_block41_binary.msh'));
+      dt.items.add(new File([l.xml], 'gmsh_block_binary.xml'));
+      panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { xml, msh },
+  );
+  await page.waitForFunction(() => window.__flexlab.state.loads === 1 || window.__flexlab.state.errors > 0);
+  expect(await page.evaluate(() => window.__flexlab.state.error)).toBeNull();
+  expect(await page.evaluate(() => window.__flexlab.state.info!.name)).toBe('gmsh_block_binary');
+  // the 36 nodes and 72 tetrahedra of the file (scripts/oracle/gmsh-fixtures.py)
+  const sizes = await page.evaluate(() => window.__flexlab.state.info!.sizes);
+  expect([sizes.nflexvert, sizes.nflexelem]).toEqual([36, 72]);
+  await waitFrames(page, 2);
+});

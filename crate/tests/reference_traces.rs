@@ -292,4 +292,10 @@ reference_cases!(
     mesh_refquat,
     vert_equality_unstable,
     implicit_singular_pivot,
+    gmsh_block_drop,
+    gmsh_block_binary,
+    gmsh_sheet,
+    gmsh_sheet_binary,
+    gmsh_cable,
+    gmsh_ftetwild,
 );

@@ -5,6 +5,7 @@ pub mod flex;
 pub mod flexbvh;
 pub mod flexcomp;
 pub mod flexvert;
+pub mod gmsh;
 pub mod hull;
 pub mod hullgraph;
 pub mod interp;

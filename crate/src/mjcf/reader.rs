@@ -1401,10 +1401,7 @@ impl<'a> Reader<'a> {
         if let Some(file) = e.attr("file") {
             let path = join_dir(&self.spec.compiler.meshdir, file);
             let lower = file.to_ascii_lowercase();
-            if fc.ftype == FlexcompType::Gmsh {
-                return Err(unsupported(e, "flexcomp type 'gmsh'"));
-            }
-            if lower.ends_with(".msh") {
+            if fc.ftype != FlexcompType::Gmsh && lower.ends_with(".msh") {
                 return Err(e.attr_error("file", "legacy MSH files are not supported in flexcomp"));
             }
             let bytes = self.src.read(&path).ok_or_else(|| {
@@ -1413,18 +1410,20 @@ impl<'a> Reader<'a> {
                     format!("resource not found via provider or OS filesystem: '{path}'"),
                 )
             })?;
-            let (v, fcs, t) = if lower.ends_with(".stl") {
-                crate::compile::mesh::load_stl(&bytes, &path)
-            } else if lower.ends_with(".obj") {
-                crate::compile::mesh::load_obj(&bytes)
+            if fc.ftype == FlexcompType::Gmsh {
+                // parsed where the flexcomp is made, after its own checks (MuJoCo's order)
+                fc.gmsh = Some(bytes.to_vec());
             } else {
-                return Err(unsupported(e, "flexcomp mesh files other than OBJ and STL"));
+                let (v, fcs, t) = if lower.ends_with(".stl") {
+                    crate::compile::mesh::load_stl(&bytes, &path)
+                } else if lower.ends_with(".obj") {
+                    crate::compile::mesh::load_obj(&bytes)
+                } else {
+                    return Err(unsupported(e, "flexcomp mesh files other than OBJ and STL"));
+                }
+                .map_err(|msg| e.attr_error("file", msg))?;
+                fc.mesh = Some((v, fcs, t));
             }
-            .map_err(|msg| e.attr_error("file", msg))?;
-            fc.mesh = Some((v, fcs, t));
-        }
-        if fc.ftype == FlexcompType::Gmsh {
-            return Err(unsupported(e, "flexcomp type 'gmsh'"));
         }
         // children
         let mut seen = std::collections::HashSet::new();
