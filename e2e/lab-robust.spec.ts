@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { test } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import { expect, fixture, loadSandbox, openLab, stepAndWait, waitFrames, waitSteps } from './lab';
+
+/** Drops files on the sandbox as they are on disk, byte for byte (binary meshes included). */
+async function dropBytes(page: Page, files: Array<[string, Buffer]>): Promise<void> {
+  await page.locator('details.sandbox').evaluate((panel, list) => {
+    const dt = new DataTransfer();
+    for (const [name, bytes] of list) dt.items.add(new File([new Uint8Array(bytes)], name));
+    panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files.map(([name, b]): [string, number[]] => [name, [...b]]));
+}
 
 test('a rejected configuration shows MuJoCo’s message and keeps the scene', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
@@ -196,16 +205,9 @@ test('a model dropped with its binary STL mesh loads, the mesh read byte for byt
   await openLab(page, '?lang=en&scene=sandbox');
   const dir = new URL('../crate/tests/models/', import.meta.url);
   // the STL is binary (not UTF-8): its bytes must reach the engine unchanged
-  const xml = readFileSync(new URL('mesh_stl.xml', dir), 'utf8');
-  const stl = [...readFileSync(new URL('gem.stl', dir))];
-  await page.locator('details.sandbox').evaluate(
-    (panel, l) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([l.xml], 'mesh_stl.xml'));
-      dt.items.add(new File([new Uint8Array(l.stl)], 'gem.stl'));
-      panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    },
-    { xml, stl },
+  await dropBytes(
+    page,
+    ['mesh_stl.xml', 'gem.stl'].map((f): [string, Buffer] => [f, readFileSync(new URL(f, dir))]),
   );
   await page.waitForFunction(() => window.__flexlab.state.loads === 1 || window.__flexlab.state.errors > 0);
   expect(await page.evaluate(() => window.__flexlab.state.error)).toBeNull();
@@ -219,16 +221,10 @@ test('a model dropped with its binary STL mesh loads, the mesh read byte for byt
 test('a flexcomp dropped with its binary GMSH tetrahedra loads and steps', async ({ page }) => {
   await openLab(page, '?lang=en&scene=sandbox');
   const dir = new URL('../crate/tests/models/', import.meta.url);
-  const xml = readFileSync(new URL('gmsh_block_binary.xml', dir), 'utf8');
-  const msh = [...readFileSync(new URL('gmsh_block41_binary.msh', dir))];
-  await page.locator('details.sandbox').evaluate(
-    (panel, l) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([new Uint8Array(l.msh)], 'gmsh_block41_binary.msh'));
-      dt.items.add(new File([l.xml], 'gmsh_block_binary.xml'));
-      panel.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    },
-    { xml, msh },
+  // the mesh first: the model is found by what it reads, not by its place in the drop
+  await dropBytes(
+    page,
+    ['gmsh_block41_binary.msh', 'gmsh_block_binary.xml'].map((f): [string, Buffer] => [f, readFileSync(new URL(f, dir))]),
   );
   await page.waitForFunction(() => window.__flexlab.state.loads === 1 || window.__flexlab.state.errors > 0);
   expect(await page.evaluate(() => window.__flexlab.state.error)).toBeNull();

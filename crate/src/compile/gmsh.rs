@@ -242,17 +242,15 @@ fn load22(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
         element: Vec::new(),
     };
     let num_nodes = if !binary {
-        if !header_line_is_digits(nodes) {
-            return err("Invalid node header");
-        }
-        let mut ss = Text::after_header_line(nodes);
-        let n = ss.size();
-        if !ss.good() {
-            return err("Error reading Nodes header");
-        }
-        if n >= INT_MAX / 3 {
-            return err("Invalid number of nodes.");
-        }
+        let (mut ss, n) = ascii22_count(
+            nodes,
+            [
+                "Invalid node header",
+                "Error reading Nodes header",
+                "Invalid number of nodes.",
+            ],
+            INT_MAX / 3,
+        )?;
         for _ in 0..n {
             ss.size();
             if !ss.good() {
@@ -305,17 +303,15 @@ fn load22(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
         }
     };
     if !binary {
-        if !header_line_is_digits(elems) {
-            return err("Invalid elements header");
-        }
-        let mut ss = Text::after_header_line(elems);
-        let n = ss.size();
-        if !ss.good() {
-            return err("Error reading Elements header");
-        }
-        if n >= INT_MAX / 4 {
-            return err("Invalid number of elements.");
-        }
+        let (mut ss, n) = ascii22_count(
+            elems,
+            [
+                "Invalid elements header",
+                "Error reading Elements header",
+                "Invalid number of elements.",
+            ],
+            INT_MAX / 4,
+        )?;
         // the first element's type decides the dimension of all
         let (_tag, etype, mut ntags) = (ss.int(), ss.int(), ss.int());
         if !ss.good() {
@@ -407,6 +403,28 @@ fn load22(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
         }
     }
     Ok(out)
+}
+
+/// The head of a 2.2 ASCII section: its first line checked (digits only), then its count
+/// read and bounded; `msgs` are the messages of the three checks. Gives the stream after the
+/// count.
+fn ascii22_count<'a>(
+    sec: &'a [u8],
+    msgs: [&str; 3],
+    bound: u64,
+) -> Result<(Text<'a>, u64), String> {
+    if !header_line_is_digits(sec) {
+        return err(msgs[0]);
+    }
+    let mut ss = Text::after_header_line(sec);
+    let n = ss.size();
+    if !ss.good() {
+        return err(msgs[1]);
+    }
+    if n >= bound {
+        return err(msgs[2]);
+    }
+    Ok((ss, n))
 }
 
 /// Whether `header + n·per` bytes fit in `len` (no wrap-around, unlike MuJoCo's `size_t`).
