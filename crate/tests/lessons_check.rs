@@ -172,3 +172,14 @@ fn the_cli_compiles_lessons_for_the_page() {
     assert_eq!(code, Some(1));
     assert!(stderr.contains("not a folder"), "{stderr}");
 }
+
+#[test]
+fn a_scene_reading_a_binary_file_is_told_lessons_carry_text() {
+    // a binary GMSH file beside the scene: MuJoCo reads it, but a lesson reaches the browser as
+    // text, so the checker names the file and the line that reads it instead of "not found"
+    let e = only_error("binary-asset");
+    assert!(
+        e.starts_with("scenes/drop.xml:6: 'scenes/block.msh' is not a text file"),
+        "{e}"
+    );
+}

@@ -513,6 +513,9 @@ pub struct Bundle {
     pub exercises: Vec<Exercise>,
     /// Every file of the folder (relative path → text), for scenes and their includes.
     pub files: BTreeMap<String, String>,
+    /// The folder's files that are not text (relative paths): a lesson reaches the browser as
+    /// text, so no scene can read them (see `check`).
+    pub binary: Vec<String>,
     pub errors: Vec<Diag>,
     /// Ids of exercises that are defined but could not be read (already reported), so that
     /// references to them do not report again.
@@ -918,10 +921,12 @@ impl Bundle {
     pub fn from_dir(dir: &std::path::Path) -> Bundle {
         let mut files = BTreeMap::new();
         let mut errors = Vec::new();
-        collect_dir(dir, dir, &mut files, &mut errors, 0);
+        let mut binary = Vec::new();
+        collect_dir(dir, dir, &mut files, &mut binary, &mut errors, 0);
         let mut b = Bundle::from_files(files);
         errors.append(&mut b.errors);
         b.errors = errors;
+        b.binary = binary;
         b
     }
 
@@ -1651,6 +1656,7 @@ fn collect_dir(
     root: &std::path::Path,
     dir: &std::path::Path,
     files: &mut BTreeMap<String, String>,
+    binary: &mut Vec<String>,
     errors: &mut Vec<Diag>,
     depth: usize,
 ) {
@@ -1678,14 +1684,15 @@ fn collect_dir(
             })
             .unwrap_or_default();
         if p.is_dir() {
-            collect_dir(root, &p, files, errors, depth + 1);
+            collect_dir(root, &p, files, binary, errors, depth + 1);
         } else if let Ok(bytes) = std::fs::read(&p) {
             match String::from_utf8(bytes) {
                 Ok(s) => {
                     files.insert(rel, s);
                 }
-                // binary assets (textures) are not lesson text; the checker does not need them
-                Err(_) => continue,
+                // not lesson text (an image, a binary mesh): named, so that a scene that reads
+                // one is told why it cannot
+                Err(_) => binary.push(rel),
             }
         }
     }

@@ -47,6 +47,39 @@ fn scene_error_at(scene_file: &str, e: &crate::Error, fallback: Diag) -> Diag {
     Diag::new(&file, line, error_text(e))
 }
 
+/// A `file="…"` of a scene that names one of the lesson's files that are not text (a binary
+/// STL or GMSH file, an image): the lesson reaches the browser as text, where MuJoCo's reader
+/// would find no such file, so the checker says why rather than "not found".
+fn binary_reference(b: &Bundle, scene_file: &str) -> Option<Diag> {
+    let xml = b.files.get(scene_file)?;
+    let dir = scene_file.rfind('/').map_or("", |i| &scene_file[..i + 1]);
+    for (n, line) in xml.lines().enumerate() {
+        let mut rest = line;
+        while let Some(i) = rest.find("file=\"") {
+            rest = &rest[i + 6..];
+            let Some(end) = rest.find('"') else { break };
+            let name = &rest[..end];
+            rest = &rest[end..];
+            // the name as written, beside the scene, or under a meshdir
+            let found = b.binary.iter().find(|p| {
+                !name.is_empty()
+                    && (**p == format!("{dir}{name}") || p.ends_with(&format!("/{name}")))
+            });
+            if let Some(p) = found {
+                return Some(Diag::new(
+                    scene_file,
+                    n as u32 + 1,
+                    format!(
+                        "'{p}' is not a text file: a lesson reaches the browser as text, so its \
+                         scenes can read only text files (MJCF, OBJ meshes, ASCII GMSH files)"
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Checks a lesson that has been read.
 pub fn check(b: &Bundle) -> Report {
     let mut r = Report {
@@ -69,6 +102,11 @@ pub fn check(b: &Bundle) -> Report {
                 continue;
             }
         };
+        if let Some(d) = binary_reference(b, &s.file) {
+            r.errors.push(d);
+            broken_scenes.push(&s.id);
+            continue;
+        }
         match compile_prepared_warned(&prepared, &s.file) {
             Ok((_, warnings)) => {
                 for w in &warnings {

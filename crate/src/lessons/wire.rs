@@ -689,6 +689,8 @@ pub fn from_wire(v: &Json) -> R<Bundle> {
         files,
         errors: r.list(o, "errors", read_diag),
         broken: r.strings(o, "broken"),
+        // the compiled lesson holds its text files only
+        binary: Vec::new(),
     };
     match r.err {
         None => Ok(b),
