@@ -511,21 +511,7 @@ impl FlexcompSpec {
         let Some(bytes) = self.gmsh.take() else {
             return Err(err("File is required"));
         };
-        let g = super::gmsh::load(&bytes).map_err(|msg| {
-            // MuJoCo names its reader's errors "Error: ...", but not an exception it did not
-            // expect (a binary 2.2 count without digits)
-            if msg == super::gmsh::UNEXPECTED {
-                err(msg)
-            } else {
-                err(format!("Error: {msg}"))
-            }
-        })?;
-        if g.point.len() / 3 > MAX_FLEXCOMP_POINTS as usize {
-            return Err(Error::unsupported(format!(
-                "flexcomp with {} points exceeds flexlab's limit of {MAX_FLEXCOMP_POINTS}",
-                g.point.len() / 3
-            )));
-        }
+        let g = super::gmsh::load(&bytes).map_err(err)?;
         self.flex.dim = g.dim;
         self.point = g.point;
         self.element = g.element;
@@ -574,8 +560,17 @@ impl FlexcompSpec {
     }
 }
 
-/// Largest grid a flexcomp may ask for (product of `count`, or of the cell counts).
+/// Most points a flexcomp may have (the product of `count`, of the cell counts, or the points
+/// a file or `point` gives).
 pub const MAX_FLEXCOMP_POINTS: i64 = 250_000;
+
+/// flexlab's bound (MuJoCo has none): a hostile model must not exhaust memory or freeze the
+/// page while compiling.
+fn too_many_points(n: i64) -> Error {
+    Error::unsupported(format!(
+        "flexcomp with {n} points exceeds flexlab's limit of {MAX_FLEXCOMP_POINTS}"
+    ))
+}
 
 /// Expands a flexcomp into `spec` under `body` (MuJoCo's `mjCFlexcomp::Make`).
 pub fn make(
@@ -601,15 +596,11 @@ pub fn make(
             return Err(err("Count too small"));
         }
     }
-    // MuJoCo has no bound; flexlab has one so that a hostile count cannot exhaust memory or
-    // freeze the page while compiling
+    // counted points are bounded before they are made
     let points: i64 = fc.count.iter().map(|&c| c.max(1) as i64).product();
     let cells: i64 = fc.cellcount.iter().map(|&c| c.max(1) as i64).product();
     if points > MAX_FLEXCOMP_POINTS || cells > MAX_FLEXCOMP_POINTS {
-        return Err(Error::unsupported(format!(
-            "flexcomp with {} points exceeds flexlab's limit of {MAX_FLEXCOMP_POINTS}",
-            points.max(cells)
-        )));
+        return Err(too_many_points(points.max(cells)));
     }
     let minspace = 2.0 * fc.flex.radius + fc.flex.margin;
     if !direct && fc.spacing.iter().any(|&s| s < minspace) {
@@ -635,6 +626,10 @@ pub fn make(
         FlexcompType::Mesh => fc.make_mesh()?,
         FlexcompType::Gmsh => fc.make_gmsh()?,
         FlexcompType::Direct => {}
+    }
+    // points given rather than counted (a file, or `point`) are bounded once they are read
+    if fc.point.len() / 3 > MAX_FLEXCOMP_POINTS as usize {
+        return Err(too_many_points((fc.point.len() / 3) as i64));
     }
     let dim = fc.flex.dim;
     if matches!(fc.ftype, FlexcompType::Box | FlexcompType::Cylinder)

@@ -11,7 +11,7 @@
 /// What a GMSH file gives the flexcomp: its dimension, 3 coordinates per node, and `dim + 1`
 /// zero-based node ids per element (not yet checked against the node count: the flexcomp's
 /// own element check does that, as in MuJoCo).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Gmsh {
     pub dim: i32,
     pub point: Vec<f64>,
@@ -19,48 +19,48 @@ pub struct Gmsh {
 }
 
 /// The message of an exception MuJoCo's reader does not catch itself (`std::stoi` without
-/// digits), which it reports without its "Error: " prefix.
-pub const UNEXPECTED: &str = "exception while reading GMSH file";
+/// digits): MuJoCo reports it without the "Error: " of its reader's own messages.
+const UNEXPECTED: &str = "exception while reading GMSH file";
 
 /// MuJoCo's `INT_MAX`, which bounds its node and element counts.
 const INT_MAX: u64 = i32::MAX as u64;
 
-/// Reads a GMSH file. The error is MuJoCo's message, without its "Error: " prefix.
+/// Reads a GMSH file. The error is MuJoCo's message as it prints it.
 pub fn load(buf: &[u8]) -> Result<Gmsh, String> {
     if buf.is_empty() {
-        return Err("Empty GMSH file".into());
+        return err("Empty GMSH file");
     }
     if buf.len() < 11 || !buf.starts_with(b"$MeshFormat") {
-        return Err("GMSH file must begin with $MeshFormat".into());
+        return err("GMSH file must begin with $MeshFormat");
     }
     // the version line, read as a stream of at most 64 bytes
     let mut head = Text::new(&buf[11..buf.len().min(11 + 64)]);
     let version = head.double();
     let binary = head.int();
     if head.fail {
-        return Err("Could not read GMSH file header".into());
+        return err("Could not read GMSH file header");
     }
     let v = mju_round(100.0 * version);
     if v != 220 && v != 410 {
-        return Err("Only GMSH file format versions 4.1 and 2.2 are supported".into());
+        return err("Only GMSH file format versions 4.1 and 2.2 are supported");
     }
     let node_begin = find(buf, b"$Nodes");
     let node_end = find(buf, b"$EndNodes");
     let elem_begin = find(buf, b"$Elements");
     let elem_end = find(buf, b"$EndElements");
     if node_begin < 0 {
-        return Err("GMSH file missing $Nodes".into());
+        return err("GMSH file missing $Nodes");
     }
     if elem_begin < 0 {
-        return Err("GMSH file missing $Elements".into());
+        return err("GMSH file missing $Elements");
     }
     // each section starts one byte (the line feed) after its keyword
     let (node_begin, elem_begin) = (node_begin + 7, elem_begin + 10);
     if node_end < node_begin {
-        return Err("GMSH file missing $EndNodes after $Nodes".into());
+        return err("GMSH file missing $EndNodes after $Nodes");
     }
     if elem_end < elem_begin {
-        return Err("GMSH file missing $EndElements after $Elements".into());
+        return err("GMSH file missing $EndElements after $Elements");
     }
     let nodes = &buf[node_begin as usize..node_end as usize];
     let elems = &buf[elem_begin as usize..elem_end as usize];
@@ -89,28 +89,69 @@ fn find(buf: &[u8], s: &[u8]) -> i64 {
         .map_or(-1, |i| i as i64)
 }
 
+/// One of the reader's errors, as MuJoCo prints it.
 fn err<T>(msg: &str) -> Result<T, String> {
-    Err(msg.to_string())
+    Err(format!("Error: {msg}"))
+}
+
+/// The header of a 4.1 node or element block: 52 bytes in a binary file, 8 numbers in text.
+struct Head41 {
+    blocks: u64,
+    n: u64,
+    min_tag: u64,
+    max_tag: u64,
+    dim: i32,
+    /// `parametric` of a node block, the element type of an element block.
+    kind: i32,
+    in_block: u64,
+}
+
+/// The binary header's length.
+const HEADER: usize = 52;
+
+impl Head41 {
+    /// From text (the caller checks the stream).
+    fn read(ss: &mut Text) -> Self {
+        let (blocks, n, min_tag, max_tag) = (ss.size(), ss.size(), ss.size(), ss.size());
+        let (dim, _entity_tag, kind, in_block) = (ss.int(), ss.int(), ss.int(), ss.size());
+        Head41 {
+            blocks,
+            n,
+            min_tag,
+            max_tag,
+            dim,
+            kind,
+            in_block,
+        }
+    }
+
+    /// From the first [`HEADER`] bytes (the caller checks the length).
+    fn at(b: &Bytes) -> Self {
+        Head41 {
+            blocks: b.u64(0),
+            n: b.u64(8),
+            min_tag: b.u64(16),
+            max_tag: b.u64(24),
+            dim: b.i32(32),
+            kind: b.i32(40),
+            in_block: b.u64(44),
+        }
+    }
 }
 
 fn load41(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
-    const HEADER: usize = 52;
-    let mut out = Gmsh {
-        dim: 0,
-        point: Vec::new(),
-        element: Vec::new(),
-    };
+    let mut out = Gmsh::default();
     let min_node_tag = if !binary {
         let mut ss = Text::new(nodes);
-        let (blocks, n, min_tag, max_tag) = (ss.size(), ss.size(), ss.size(), ss.size());
-        let (dim, _entity_tag, _parametric, in_block) = (ss.int(), ss.int(), ss.int(), ss.size());
+        let h = Head41::read(&mut ss);
         if !ss.good() {
             return err("Error reading Nodes header");
         }
-        if blocks != 1 || n != in_block {
+        let (n, min_tag, dim) = (h.n, h.min_tag, h.dim);
+        if h.blocks != 1 || n != h.in_block {
             return err("All nodes must be in single block");
         }
-        if max_tag != in_block {
+        if h.max_tag != h.in_block {
             return err("Maximum number of nodes must be equal to number of nodes in a block");
         }
         if !(1..=3).contains(&dim) {
@@ -142,9 +183,9 @@ fn load41(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
             return err("Invalid nodes header");
         }
         let b = Bytes(nodes);
-        let (blocks, n, min_tag) = (b.u64(0), b.u64(8), b.u64(16));
-        let (dim, in_block) = (b.i32(32), b.u64(44));
-        if blocks != 1 || n != in_block {
+        let h = Head41::at(&b);
+        let (n, min_tag, dim) = (h.n, h.min_tag, h.dim);
+        if h.blocks != 1 || n != h.in_block {
             return err("All nodes must be in single block");
         }
         if !(1..=3).contains(&dim) {
@@ -177,12 +218,12 @@ fn load41(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
     let node_id = |id: u64| id.wrapping_sub(min_node_tag) as i32;
     if !binary {
         let mut ss = Text::new(elems);
-        let (blocks, n, _min_tag, _max_tag) = (ss.size(), ss.size(), ss.size(), ss.size());
-        let (dim, _entity_tag, etype, in_block) = (ss.int(), ss.int(), ss.int(), ss.size());
+        let h = Head41::read(&mut ss);
         if !ss.good() {
             return err("Error reading Elements header");
         }
-        if blocks != 1 || n != in_block {
+        let (n, dim, etype) = (h.n, h.dim, h.kind);
+        if h.blocks != 1 || n != h.in_block {
             return err("All elements must be in single block");
         }
         if dim != out.dim {
@@ -208,9 +249,9 @@ fn load41(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
             return err("Invalid elements header");
         }
         let b = Bytes(elems);
-        let (blocks, n) = (b.u64(0), b.u64(8));
-        let (dim, etype, in_block) = (b.i32(32), b.i32(40), b.u64(44));
-        if blocks != 1 || n != in_block {
+        let h = Head41::at(&b);
+        let (n, dim, etype) = (h.n, h.dim, h.kind);
+        if h.blocks != 1 || n != h.in_block {
             return err("All elements must be in single block");
         }
         if dim != out.dim {
@@ -236,11 +277,7 @@ fn load41(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
 }
 
 fn load22(nodes: &[u8], elems: &[u8], binary: bool) -> Result<Gmsh, String> {
-    let mut out = Gmsh {
-        dim: 0,
-        point: Vec::new(),
-        element: Vec::new(),
-    };
+    let mut out = Gmsh::default();
     let num_nodes = if !binary {
         let (mut ss, n) = ascii22_count(
             nodes,
@@ -453,7 +490,9 @@ fn binary_count(sec: &[u8], range_msg: &str) -> Result<(i64, usize), String> {
         .take_while(|&&c| c != 0)
         .copied()
         .collect();
-    let header = text.len().checked_sub(1).ok_or(UNEXPECTED)?;
+    let Some(header) = text.len().checked_sub(1) else {
+        return Err(UNEXPECTED.into());
+    };
     // std::stoi: white space, a sign and digits (strtol); no digits throws an exception MuJoCo
     // does not name, a value out of int's range is its own message
     let mut t = Text::new(&text);
@@ -462,7 +501,7 @@ fn binary_count(sec: &[u8], range_msg: &str) -> Result<(i64, usize), String> {
         Some((neg, Some(m))) if m <= i32::MAX as u64 + neg as u64 => {
             Ok((if neg { -(m as i64) } else { m as i64 }, header))
         }
-        Some(_) => Err(range_msg.into()),
+        Some(_) => err(range_msg),
     }
 }
 
@@ -824,17 +863,21 @@ mod tests {
             ),
         ];
         for (file, msg) in cases {
-            assert_eq!(load(file.as_bytes()).unwrap_err(), msg, "{file:?}");
+            assert_eq!(
+                load(file.as_bytes()).unwrap_err(),
+                format!("Error: {msg}"),
+                "{file:?}"
+            );
         }
         let two_blocks = TET41.replace("1 4 1 4\n", "2 4 1 4\n");
         assert_eq!(
             load(two_blocks.as_bytes()).unwrap_err(),
-            "All nodes must be in single block"
+            "Error: All nodes must be in single block"
         );
         let short = TET41.replace("0 0 1\n$EndNodes", "0 0\n$EndNodes");
         assert_eq!(
             load(short.as_bytes()).unwrap_err(),
-            "Error reading node coordinates"
+            "Error: Error reading node coordinates"
         );
         // a binary count far beyond the file is refused, never read past the end
         let mut huge = b"$MeshFormat\n4.1 1 8\n$Nodes\n".to_vec();
@@ -844,6 +887,33 @@ mod tests {
         huge.extend_from_slice(&[3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
         huge.extend_from_slice(&(1u64 << 60).to_le_bytes());
         huge.extend_from_slice(b"\n$EndNodes\n$Elements\n\n$EndElements\n");
-        assert_eq!(load(&huge).unwrap_err(), "Insufficient byte size of Nodes");
+        assert_eq!(
+            load(&huge).unwrap_err(),
+            "Error: Insufficient byte size of Nodes"
+        );
+    }
+
+    /// Coordinates read as MuJoCo 3.15.0 read them when probed with each of these in place of
+    /// a node's x (the README's examples; scripts/oracle/gmsh-differential.py inserts them
+    /// too): libc++'s stream, not Rust's or C's parser.
+    #[test]
+    fn coordinates_read_as_mujoco_reads_them() {
+        let x = |text: &str| {
+            let f = TET41.replace("\n1 0 0\n", &format!("\n{text} 0 0\n"));
+            load(f.as_bytes()).map(|g| g.point[3])
+        };
+        assert_eq!(x("0x1p3"), Ok(8.0));
+        assert_eq!(x("1.5e2"), Ok(150.0));
+        assert_eq!(x("\x0b2"), Ok(2.0)); // a vertical tab is white space
+        for bad in ["1e-310", "inf", "nan", "0.x", "1e3080"] {
+            assert_eq!(
+                x(bad),
+                Err("Error: Error reading node coordinates".into()),
+                "{bad}"
+            );
+        }
+        // 3.15.0 finds a keyword that ends the file (the 3.12 source stops one byte short)
+        let end = TET41.trim_end_matches('\n');
+        assert!(load(end.as_bytes()).is_ok());
     }
 }

@@ -4,7 +4,7 @@
 
 use super::bundle::{Bundle, Diag, ExerciseKind};
 use super::judge::meets_expect;
-use super::measure::{compile_prepared_warned, error_text, measure};
+use super::measure::{compile_prepared_warned, error_text, measure, source};
 use super::params;
 use crate::error::ErrorKind;
 
@@ -47,34 +47,37 @@ fn scene_error_at(scene_file: &str, e: &crate::Error, fallback: Diag) -> Diag {
     Diag::new(&file, line, error_text(e))
 }
 
-/// A `file="…"` of a scene that names one of the lesson's files that are not text (a binary
-/// STL or GMSH file, an image): the lesson reaches the browser as text, where MuJoCo's reader
-/// would find no such file, so the checker says why rather than "not found".
-fn binary_reference(b: &Bundle, scene_file: &str) -> Option<Diag> {
-    let xml = b.files.get(scene_file)?;
+/// A file attribute of a scene or its includes (`file`, a texture's `fileup`, …) that names
+/// one of the lesson's files that are not text (a binary STL or GMSH file, an image): the lesson
+/// reaches the browser as text, where MuJoCo's reader would find no such file, so the checker
+/// says why rather than "not found". None too when the scene does not parse (its compile
+/// reports that).
+fn binary_reference(b: &Bundle, p: &params::Prepared, scene_file: &str) -> Option<Diag> {
+    let root = crate::mjcf::xml::parse(&p.xml, Some(scene_file.into()), &source(p)).ok()?;
     let dir = scene_file.rfind('/').map_or("", |i| &scene_file[..i + 1]);
-    for (n, line) in xml.lines().enumerate() {
-        let mut rest = line;
-        while let Some(i) = rest.find("file=\"") {
-            rest = &rest[i + 6..];
-            let Some(end) = rest.find('"') else { break };
-            let name = &rest[..end];
-            rest = &rest[end..];
+    let mut stack = vec![&root];
+    while let Some(e) = stack.pop() {
+        stack.extend(e.children.iter().rev());
+        for (_, name) in e.attrs.iter().filter(|(k, _)| k.starts_with("file")) {
             // the name as written, beside the scene, or under a meshdir
-            let found = b.binary.iter().find(|p| {
+            let Some(path) = b.binary.iter().find(|p| {
                 !name.is_empty()
                     && (**p == format!("{dir}{name}") || p.ends_with(&format!("/{name}")))
-            });
-            if let Some(p) = found {
-                return Some(Diag::new(
-                    scene_file,
-                    n as u32 + 1,
-                    format!(
-                        "'{p}' is not a text file: a lesson reaches the browser as text, so its \
-                         scenes can read only text files (MJCF, OBJ meshes, ASCII GMSH files)"
-                    ),
-                ));
-            }
+            }) else {
+                continue;
+            };
+            let file = match e.file.as_deref() {
+                Some(f) if f != scene_file => format!("{dir}{f}"),
+                _ => scene_file.to_string(),
+            };
+            return Some(Diag::new(
+                &file,
+                e.line,
+                format!(
+                    "'{path}' is not a text file: a lesson reaches the browser as text, so its \
+                     scenes can read only text files (MJCF, OBJ meshes, ASCII GMSH files)"
+                ),
+            ));
         }
     }
     None
@@ -102,7 +105,7 @@ pub fn check(b: &Bundle) -> Report {
                 continue;
             }
         };
-        if let Some(d) = binary_reference(b, &s.file) {
+        if let Some(d) = binary_reference(b, &prepared, &s.file) {
             r.errors.push(d);
             broken_scenes.push(&s.id);
             continue;

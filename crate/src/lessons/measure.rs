@@ -53,19 +53,23 @@ pub fn compile_prepared(p: &Prepared, file: &str) -> crate::Result<Model> {
     compile_prepared_warned(p, file).map(|(m, _)| m)
 }
 
-/// [`compile_prepared`] and the scene's compile warnings.
-pub fn compile_prepared_warned(
-    p: &Prepared,
-    file: &str,
-) -> crate::Result<(Model, Vec<crate::Error>)> {
-    let src = MemSource {
+/// The files a prepared scene may read (its includes and meshes), by path from its folder.
+pub fn source(p: &Prepared) -> MemSource {
+    MemSource {
         files: p
             .files
             .iter()
             .map(|(n, t)| (n.clone(), t.as_bytes().to_vec()))
             .collect(),
-    };
-    let mut spec = crate::mjcf::parse(&p.xml, Some(file), &src)?;
+    }
+}
+
+/// [`compile_prepared`] and the scene's compile warnings.
+pub fn compile_prepared_warned(
+    p: &Prepared,
+    file: &str,
+) -> crate::Result<(Model, Vec<crate::Error>)> {
+    let mut spec = crate::mjcf::parse(&p.xml, Some(file), &source(p))?;
     for (flex, v) in &p.elastic3d {
         spec.set_elastic3d(flex, *v)?;
     }

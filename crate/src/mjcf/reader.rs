@@ -1412,7 +1412,7 @@ impl<'a> Reader<'a> {
             })?;
             if fc.ftype == FlexcompType::Gmsh {
                 // parsed where the flexcomp is made, after its own checks (MuJoCo's order)
-                fc.gmsh = Some(bytes.to_vec());
+                fc.gmsh = Some(bytes);
             } else {
                 let (v, fcs, t) = if lower.ends_with(".stl") {
                     crate::compile::mesh::load_stl(&bytes, &path)
