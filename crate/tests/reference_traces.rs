@@ -298,4 +298,6 @@ reference_cases!(
     gmsh_sheet_binary,
     gmsh_cable,
     gmsh_ftetwild,
+    frictionless_contacts,
+    frictionless_contacts_elliptic,
 );

@@ -65,6 +65,9 @@ fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
     margin + gap
 }
 
+/// Smallest friction coefficient a contact gets (`mjMINMU`).
+pub const MINMU: f64 = 1e-5;
+
 /// Most contacts one geom–flex, flex–flex or self pass keeps (`mjMAXCONPAIR`).
 pub const MAX_CON_PAIR: usize = 50;
 
@@ -365,7 +368,10 @@ pub(crate) fn add_contact(
     c.solref = if over { o.o_solref } else { p.solref };
     c.solreffriction = [0.0; 2];
     c.solimp = if over { o.o_solimp } else { p.solimp };
-    c.friction = if over { o.o_friction } else { p.friction };
+    // `mj_assignFriction`: no coefficient below mjMINMU, so a frictionless geom's pyramid
+    // keeps distinct edges (with zeros the rows of a condim-6 contact are linearly dependent)
+    let friction = if over { o.o_friction } else { p.friction };
+    c.friction = friction.map(|mu| max(MINMU, mu));
     c.exclude = (c.dist >= margin) as i32;
     c.geom = ids.0;
     c.flex = ids.1;
