@@ -716,6 +716,46 @@ pub struct ExcludeSpec {
     pub line: u32,
 }
 
+/// An explicit contact pair between two geoms (`<contact><pair>`, `mjsPair`): its contact
+/// parameters are its own (or its class's), never mixed from the geoms'.
+#[derive(Debug, Clone)]
+pub struct PairSpec {
+    pub name: String,
+    pub geom1: String,
+    pub geom2: String,
+    pub condim: i32,
+    /// Sliding (two), torsional and rolling (two) coefficients.
+    pub friction: [f64; 5],
+    pub solref: [f64; 2],
+    /// Reference of the friction rows; zero: those of `solref`.
+    pub solreffriction: [f64; 2],
+    pub solimp: [f64; 5],
+    /// Distance below which the pair's contacts exist (m).
+    pub margin: f64,
+    /// Part of `margin` within which contacts exist but are not active (m).
+    pub gap: f64,
+    pub line: u32,
+}
+
+impl Default for PairSpec {
+    /// `mjs_defaultPair`'s values.
+    fn default() -> Self {
+        PairSpec {
+            name: String::new(),
+            geom1: String::new(),
+            geom2: String::new(),
+            condim: 3,
+            friction: [1.0, 1.0, 0.005, 0.0001, 0.0001],
+            solref: [0.02, 1.0],
+            solreffriction: [0.0; 2],
+            solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
+            margin: 0.0,
+            gap: 0.0,
+            line: 0,
+        }
+    }
+}
+
 /// A visual skin bound to bodies (drawing only: it adds no physics, as in MuJoCo).
 #[derive(Debug, Clone, Default)]
 pub struct SkinSpec {
@@ -800,6 +840,7 @@ pub struct Spec {
     pub materials: Vec<MaterialSpec>,
     pub keys: Vec<KeySpec>,
     pub excludes: Vec<ExcludeSpec>,
+    pub pairs: Vec<PairSpec>,
     pub skins: Vec<SkinSpec>,
     /// Plugins declared in `<extension>` (a plugin must be declared to be used).
     pub extensions: Vec<String>,
@@ -835,6 +876,7 @@ impl Default for Spec {
             materials: Vec::new(),
             keys: Vec::new(),
             excludes: Vec::new(),
+            pairs: Vec::new(),
             skins: Vec::new(),
             extensions: Vec::new(),
             plugins: Vec::new(),

@@ -37,9 +37,8 @@ fn supported_mesh_pairs_and_sdf_geoms_collide() {
     }
 }
 
-#[test]
-fn a_plane_under_a_mesh_with_a_hexagonal_face_is_refused() {
-    // a hexagonal prism: its two hexagons are polygons of six vertices
+/// A hexagonal prism's `<mesh>` attributes: its two hexagons are polygons of six vertices.
+fn hex_prism() -> String {
     let mut v = String::new();
     for z in [-0.05, 0.05] {
         for i in 0..6 {
@@ -55,11 +54,17 @@ fn a_plane_under_a_mesh_with_a_hexagonal_face_is_refused() {
         let j = (i + 1) % 6;
         f += &format!("{i} {j} {}  {i} {} {}  ", 6 + j, 6 + j, 6 + i);
     }
+    format!(r#"vertex="{v}" face="{f}""#)
+}
+
+#[test]
+fn a_plane_under_a_mesh_with_a_hexagonal_face_is_refused() {
     let xml = format!(
-        r#"<mujoco><asset><mesh name="hex" vertex="{v}" face="{f}"/></asset>
+        r#"<mujoco><asset><mesh name="hex" {}/></asset>
         <worldbody><geom type="plane" size="1 1 .1"/>
         <body pos="0 0 .2"><freejoint/><geom name="nut" type="mesh" mesh="hex"/></body>
-        </worldbody></mujoco>"#
+        </worldbody></mujoco>"#,
+        hex_prism()
     );
     let m = flexlab::load_xml(&xml, Some("hex.xml"), &MemSource::default()).unwrap();
     let msg = refusal(&m);
@@ -67,6 +72,32 @@ fn a_plane_under_a_mesh_with_a_hexagonal_face_is_refused() {
         msg.contains("polygons of more than 4 vertices") && msg.contains("6-vertex"),
         "{msg}"
     );
+}
+
+#[test]
+fn an_explicit_pair_the_engine_cannot_collide_is_refused_by_its_geoms() {
+    // neither geom collides through the broad phase: only the pair makes them touch
+    let xml = format!(
+        r#"<mujoco><asset><mesh name="hex" {}/></asset>
+        <worldbody><geom name="floor" type="plane" size="1 1 .1" contype="0" conaffinity="0"/>
+        <body pos="0 0 .2"><freejoint/>
+        <geom name="nut" type="mesh" mesh="hex" contype="0" conaffinity="0"/></body>
+        </worldbody><contact><pair geom1="nut" geom2="floor"/></contact></mujoco>"#,
+        hex_prism()
+    );
+    let m = flexlab::load_xml(&xml, Some("hex.xml"), &MemSource::default()).unwrap();
+    let msg = refusal(&m);
+    assert!(
+        msg.contains("polygons of more than 4 vertices")
+            && msg.contains("geom 'nut'")
+            && msg.contains("geom 'floor'")
+            && msg.contains("remove the pair"),
+        "{msg}"
+    );
+    // without the pair the model steps: nothing else can touch the mesh
+    let free = xml.replace(r#"<pair geom1="nut" geom2="floor"/>"#, "");
+    check_supported(&flexlab::load_xml(&free, Some("hex.xml"), &MemSource::default()).unwrap())
+        .unwrap();
 }
 
 #[test]

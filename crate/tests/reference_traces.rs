@@ -300,4 +300,9 @@ reference_cases!(
     gmsh_ftetwild,
     frictionless_contacts,
     frictionless_contacts_elliptic,
+    contact_pairs,
+    contact_pairs_elliptic,
+    contact_pairs_discrete,
+    contact_pair_mesh,
+    compound_bodies,
 );

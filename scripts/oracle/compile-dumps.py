@@ -26,7 +26,7 @@ SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
          "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap", "nefm0dof", "nsensor",
-         "nsensordata", "na", "nC", "nD", "nB"]
+         "nsensordata", "na", "nC", "nD", "nB", "npair"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -62,6 +62,8 @@ actuator_actrange actuator_actearly key_act
 key_qpos key_ctrl key_mquat
 sensor_type sensor_datatype sensor_needstage sensor_objtype sensor_objid sensor_reftype
 sensor_refid sensor_dim sensor_adr sensor_cutoff sensor_noise
+pair_dim pair_geom1 pair_geom2 pair_signature pair_solref pair_solreffriction pair_solimp
+pair_margin pair_gap pair_friction
 """.split()
 
 # mjModel.stat (mj_setConst's statistics, or <statistic>'s values where the model sets them).

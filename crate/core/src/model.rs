@@ -415,6 +415,8 @@ model_struct! {
         nkey: usize,
         nmocap: usize,
         nexclude: usize,
+        /// Explicit contact pairs (`<contact><pair>`), sorted by `pair_signature`.
+        npair: usize,
         /// Sensors and the length of `sensordata` (the sum of `sensor_dim`).
         nsensor: usize,
         nsensordata: usize,
@@ -702,6 +704,22 @@ model_struct! {
 
         exclude_signature: i32[1],
 
+        /// Contact dimensionality of each explicit pair (1, 3, 4 or 6).
+        pair_dim: i32[1],
+        /// The pair's geoms, the one of the lower body id first.
+        pair_geom1: i32[1],
+        pair_geom2: i32[1],
+        /// `(body1 << 16) + body2` of the pair's geoms.
+        pair_signature: i32[1],
+        pair_solref: f64[2],
+        pair_solreffriction: f64[2],
+        pair_solimp: f64[5],
+        /// Margin and gap of the pair's contacts (m).
+        pair_margin: f64[1],
+        pair_gap: f64[1],
+        /// Sliding (two), torsional and rolling (two) friction of the pair's contacts.
+        pair_friction: f64[5],
+
         tendon_adr: i32[1],
         tendon_num: i32[1],
         tendon_limited: u8[1],
@@ -843,6 +861,8 @@ impl Model {
             "nJfv" => self.nJfv,
             "nefm0dof" => self.nefm0dof,
             "neq" => self.neq,
+            "npair" => self.npair,
+            "nexclude" => self.nexclude,
             "nkey" => self.nkey,
             "nmocap" => self.nmocap,
             "nplugin" => self.nplugin,

@@ -46,6 +46,54 @@ fn cerr_obj(msg: impl Into<String>, kind: &str, name: &str, line: u32) -> Error 
     e
 }
 
+/// Explicit contact pairs (`mjCPair::Compile`), in MuJoCo's order: each pair's geoms with the
+/// one of the lower body id first, then every pair stably sorted by body signature, the order
+/// `mj_collision` merges them with the broad phase's body pairs.
+fn compile_pairs(spec: &Spec, m: &mut Model) -> Result<()> {
+    let geom_ids: std::collections::HashMap<&str, usize> = m
+        .names_geom
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.is_empty())
+        .map(|(g, n)| (n.as_str(), g))
+        .collect();
+    let mut compiled = Vec::with_capacity(spec.pairs.len());
+    for (id, p) in spec.pairs.iter().enumerate() {
+        let err = |msg: String| cerr_obj(msg, "pair", &p.name, p.line);
+        if ![1, 3, 4, 6].contains(&p.condim) {
+            return Err(err("invalid condim in contact pair".into()));
+        }
+        let find = |name: &str| {
+            geom_ids
+                .get(name)
+                .copied()
+                .ok_or_else(|| err(format!("geom '{name}' not found in collision {id}")))
+        };
+        let (mut g1, mut g2) = (find(&p.geom1)?, find(&p.geom2)?);
+        if m.geom_bodyid[g1] > m.geom_bodyid[g2] {
+            std::mem::swap(&mut g1, &mut g2);
+        }
+        let signature = (m.geom_bodyid[g1] << 16) + m.geom_bodyid[g2];
+        compiled.push((signature, g1, g2, p));
+    }
+    // stable: pairs of one body signature keep the order they were written in
+    compiled.sort_by_key(|c| c.0);
+    for (signature, g1, g2, p) in compiled {
+        m.pair_dim.push(p.condim);
+        m.pair_geom1.push(g1 as i32);
+        m.pair_geom2.push(g2 as i32);
+        m.pair_signature.push(signature);
+        m.pair_solref.extend_from_slice(&p.solref);
+        m.pair_solreffriction.extend_from_slice(&p.solreffriction);
+        m.pair_solimp.extend_from_slice(&p.solimp);
+        m.pair_margin.push(p.margin);
+        m.pair_gap.push(p.gap);
+        m.pair_friction.extend_from_slice(&p.friction);
+    }
+    m.npair = spec.pairs.len();
+    Ok(())
+}
+
 /// A located "not supported" error for a feature MuJoCo has and flexlab lacks (the object named
 /// when it has a name).
 fn unsupported_at(msg: &str, element: &str, name: &str, line: u32) -> Error {
@@ -1637,6 +1685,7 @@ fn build(spec: &Spec) -> Result<Model> {
             .push(((b1.min(b2) as i32) << 16) + b1.max(b2) as i32);
     }
     m.nexclude = m.exclude_signature.len();
+    compile_pairs(spec, &mut m)?;
     m.nskin = spec.skins.len();
     m.nplugin = spec.plugins.len();
     // ---- meshes
@@ -1702,9 +1751,17 @@ fn compile_meshes(spec: &Spec) -> Result<Vec<meshasset::CMesh>> {
         }
     }
     let mut needhull = vec![false; spec.meshes.len()];
+    // a geom that can collide, or that an explicit pair names (MuJoCo's `SetNotVisual`)
+    let in_pair = |name: &str| {
+        !name.is_empty()
+            && spec
+                .pairs
+                .iter()
+                .any(|p| p.geom1 == name || p.geom2 == name)
+    };
     for g in &spec.geoms {
         if matches!(g.gtype, GeomType::Mesh | GeomType::Sdf)
-            && (g.contype != 0 || g.conaffinity != 0)
+            && (g.contype != 0 || g.conaffinity != 0 || in_pair(&g.name))
         {
             if let Some(k) = spec.meshes.iter().position(|m| m.name == g.mesh) {
                 needhull[k] = true;

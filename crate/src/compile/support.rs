@@ -119,7 +119,55 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
             return Err(crate::Error::unsupported(msg));
         }
     }
+    for p in 0..m.npair {
+        let (g1, g2) = (m.pair_geom1[p] as usize, m.pair_geom2[p] as usize);
+        if let Some(what) = explicit_pair_refusal(m, g1, g2) {
+            let label = |g: usize| {
+                let name = m.names_geom.get(g).filter(|n| !n.is_empty());
+                name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
+            };
+            return Err(crate::Error::unsupported(format!(
+                "{what} is not supported by flexlab yet (the contact pair of {} and {}; remove \
+                 the pair to step it)",
+                label(g1),
+                label(g2)
+            )));
+        }
+    }
     Ok(())
+}
+
+/// Why flexlab cannot collide the geoms of an explicit pair as MuJoCo 3.15.0 does, if it
+/// cannot: the refusals above, for a pair that names its geoms whatever their bitmasks.
+fn explicit_pair_refusal(m: &Model, g1: usize, g2: usize) -> Option<String> {
+    for (g, other) in [(g1, g2), (g2, g1)] {
+        match m.geom_type[g] {
+            geom::SDF if geom_torus(m, g).is_none() => {
+                return Some("collision with sdf geoms without a field".into())
+            }
+            geom::SDF if m.geom_type[other] == geom::MESH => {
+                return Some("collision of mesh geoms with sdf geoms".into())
+            }
+            geom::MESH => match mesh_pair_refusal(m, g, other) {
+                Some(MeshRefusal::PlaneBigPolygon) => {
+                    return Some(format!(
+                        "collision of a plane with a mesh whose hull has polygons of more than 4 \
+                         vertices ({}-vertex polygons)",
+                        max_polygon(m, g)
+                    ))
+                }
+                Some(MeshRefusal::Shape) => {
+                    return Some(format!(
+                        "collision of mesh geoms with {} geoms",
+                        type_name(m.geom_type[other])
+                    ))
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    None
 }
 
 /// MJCF name of a geom type.

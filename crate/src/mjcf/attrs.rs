@@ -75,19 +75,14 @@ impl Element {
         let Some(v) = self.numbers(name)? else {
             return Ok(false);
         };
-        if v.len() < min || v.len() > N {
-            let want = if min == N {
-                format!("{N}")
-            } else {
-                format!("{min} to {N}")
-            };
-            return Err(self.attr_error(
-                name,
-                format!(
-                    "attribute '{name}' must have {want} values, got {}",
-                    v.len()
-                ),
-            ));
+        // MuJoCo's words (its ReadAttr), which say which way the count is off
+        if v.len() > N {
+            let msg = format!("attribute '{name}' has too much data");
+            return Err(self.attr_error(name, msg));
+        }
+        if v.len() < min {
+            let msg = format!("attribute '{name}' does not have enough data");
+            return Err(self.attr_error(name, msg));
         }
         out[..v.len()].copy_from_slice(&v);
         Ok(true)

@@ -124,7 +124,7 @@ mod tests {
             ),
             (
                 r#"<visual><rgba fog="1 2"/></visual>"#,
-                "'fog' must have 4 values",
+                "attribute 'fog' does not have enough data",
             ),
             (
                 r#"<visual><global orthographic="1"/></visual>"#,

@@ -16,6 +16,7 @@ struct DefaultClass {
     geom: GeomSpec,
     site: SiteSpec,
     equality: EqualitySpec,
+    pair: PairSpec,
     tendon: TendonSpec,
     actuator: ActuatorSpec,
     mesh_scale: [f64; 3],
@@ -232,6 +233,7 @@ impl<'a> Reader<'a> {
             geom: GeomSpec::default(),
             site: SiteSpec::default(),
             equality: EqualitySpec::default(),
+            pair: PairSpec::default(),
             tendon: TendonSpec::default(),
             actuator: ActuatorSpec::default(),
             mesh_scale: [1.0; 3],
@@ -683,8 +685,13 @@ impl<'a> Reader<'a> {
                     super::actuation::read_actuator(c, &mut a, true)?;
                     self.classes[idx].actuator = a;
                 }
-                "material" | "camera" | "light" | "pair" | "orientation" | "pid" | "muscle"
-                | "adhesion" | "dcmotor" => {}
+                "pair" => {
+                    let mut p = self.classes[idx].pair.clone();
+                    read_pair(c, &mut p, true)?;
+                    self.classes[idx].pair = p;
+                }
+                "material" | "camera" | "light" | "orientation" | "pid" | "muscle" | "adhesion"
+                | "dcmotor" => {}
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
@@ -854,7 +861,17 @@ impl<'a> Reader<'a> {
                         line: c.line,
                     });
                 }
-                "pair" => return Err(unsupported(c, "explicit contact <pair>")),
+                "pair" => {
+                    let class = self.class_of(c, 0)?;
+                    let mut p = self.classes[class].pair.clone();
+                    read_pair(c, &mut p, false)?;
+                    if !p.name.is_empty() && self.spec.pairs.iter().any(|o| o.name == p.name) {
+                        // MuJoCo's parser reports the name's compiler error inside the XML error
+                        let msg = format!("Error: repeated name '{}' in pair", p.name);
+                        return Err(c.attr_error("name", msg));
+                    }
+                    self.spec.pairs.push(p);
+                }
                 other => {
                     return Err(c.error(format!("Schema violation: unrecognized element '{other}'")))
                 }
@@ -1735,8 +1752,11 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
     e.read_int("group", &mut g.group)?;
     e.read_int("priority", &mut g.priority)?;
     if let Some(v) = e.numbers("size")? {
-        if v.len() > 3 || v.is_empty() {
-            return Err(e.attr_error("size", "attribute 'size' must have 1 to 3 values"));
+        if v.len() > 3 {
+            return Err(e.attr_error("size", "attribute 'size' has too much data"));
+        }
+        if v.is_empty() {
+            return Err(e.attr_error("size", "attribute 'size' does not have enough data"));
         }
         g.size[..v.len()].copy_from_slice(&v);
         g.size_given = v.len();
@@ -1890,6 +1910,47 @@ fn read_flex_contact(c: &Element, f: &mut FlexSpec) -> Result<()> {
     }
     c.read_int("activelayers", &mut f.activelayers)?;
     c.read_bool("passive", &mut f.passive)?;
+    Ok(())
+}
+
+/// The attributes of a `<pair>`, in an element (`in_default`: false) or a class default (where
+/// the names do not apply). Partial vectors overwrite their first values, as MuJoCo reads them.
+fn read_pair(e: &Element, p: &mut PairSpec, in_default: bool) -> Result<()> {
+    const PARAMS: [&str; 9] = [
+        "condim",
+        "friction",
+        "solref",
+        "solreffriction",
+        "solimp",
+        "gap",
+        "margin",
+        "adhesion",
+        "class",
+    ];
+    let mut allowed = PARAMS.to_vec();
+    if in_default {
+        allowed.pop();
+    } else {
+        allowed.extend(["name", "geom1", "geom2"]);
+    }
+    e.check_attrs(&allowed)?;
+    // contact adhesion (3.15.0) changes which contacts are active, like a geom's
+    if e.f64("adhesion")?.is_some_and(|a| a != 0.0) {
+        e.reject_unsupported(&["adhesion"])?;
+    }
+    if !in_default {
+        p.name = e.string("name").unwrap_or_default();
+        p.geom1 = e.string("geom1").unwrap_or_default();
+        p.geom2 = e.string("geom2").unwrap_or_default();
+        p.line = e.line;
+    }
+    e.read_int("condim", &mut p.condim)?;
+    e.read_f64s("friction", 1, &mut p.friction)?;
+    e.read_f64s("solref", 1, &mut p.solref)?;
+    e.read_f64s("solreffriction", 1, &mut p.solreffriction)?;
+    e.read_f64s("solimp", 1, &mut p.solimp)?;
+    e.read_f64("gap", &mut p.gap)?;
+    e.read_f64("margin", &mut p.margin)?;
     Ok(())
 }
 

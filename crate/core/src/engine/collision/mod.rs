@@ -58,13 +58,6 @@ fn margin_gap(m: &Model, g1: usize, g2: usize) -> (f64, f64) {
     )
 }
 
-/// The margin plus gap of a geom pair (m): the distance within which the narrow phase keeps
-/// contacts, rounded as it sums them.
-fn pair_margin(m: &Model, g1: usize, g2: usize) -> f64 {
-    let (margin, gap) = margin_gap(m, g1, g2);
-    margin + gap
-}
-
 /// Smallest friction coefficient a contact gets (`mjMINMU`).
 pub const MINMU: f64 = 1e-5;
 
@@ -223,6 +216,8 @@ pub(crate) fn assign_margin(m: &Model, margin: f64) -> f64 {
 pub(crate) struct Params {
     pub condim: i32,
     pub solref: [f64; 2],
+    /// Reference of the friction rows (zero: `solref`'s); only explicit pairs set one.
+    pub solreffriction: [f64; 2],
     pub solimp: [f64; 5],
     pub friction: [f64; 5],
 }
@@ -308,8 +303,26 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
     Params {
         condim,
         solref,
+        solreffriction: [0.0; 2],
         solimp,
         friction: [fri[0], fri[0], fri[1], fri[2], fri[2]],
+    }
+}
+
+/// Contact parameters of explicit pair `p`: its own, as `mj_narrowphase` copies them.
+fn pair_param(m: &Model, p: usize) -> Params {
+    let row = |v: &[f64], w: usize| -> [f64; 5] {
+        let mut out = [0.0; 5];
+        out[..w].copy_from_slice(&v[w * p..w * p + w]);
+        out
+    };
+    let (r, rf) = (row(&m.pair_solref, 2), row(&m.pair_solreffriction, 2));
+    Params {
+        condim: m.pair_dim[p],
+        solref: [r[0], r[1]],
+        solreffriction: [rf[0], rf[1]],
+        solimp: row(&m.pair_solimp, 5),
+        friction: row(&m.pair_friction, 5),
     }
 }
 
@@ -366,7 +379,7 @@ pub(crate) fn add_contact(
     c.dim = p.condim;
     c.includemargin = margin;
     c.solref = if over { o.o_solref } else { p.solref };
-    c.solreffriction = [0.0; 2];
+    c.solreffriction = if over { o.o_solref } else { p.solreffriction };
     c.solimp = if over { o.o_solimp } else { p.solimp };
     // `mj_assignFriction`: no coefficient below mjMINMU, so a frictionless geom's pyramid
     // keeps distinct edges (with zeros the rows of a condim-6 contact are linearly dependent)
@@ -506,17 +519,44 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     let pairs = std::mem::take(&mut cs.bf_pairs);
+    // the explicit pairs are merged in by body signature, each before the broad phase's first
+    // body pair of a signature at or above its own (MuJoCo's `mj_collision`)
+    let mut pairadr = 0;
     for &(bf1, bf2) in &pairs {
+        let sig = ((bf1 as i32) << 16) + bf2 as i32;
+        let startadr = pairadr;
+        while pairadr < m.npair && m.pair_signature[pairadr] <= sig {
+            let (g1, g2) = (m.pair_geom1[pairadr], m.pair_geom2[pairadr]);
+            geom_geom(m, d, s, g1 as usize, g2 as usize, Some(pairadr));
+            pairadr += 1;
+        }
         if bf2 < m.nbody {
             let (a0, an) = (m.body_geomadr[bf1], m.body_geomnum[bf1]);
             let (b0, bn) = (m.body_geomadr[bf2], m.body_geomnum[bf2]);
             if a0 < 0 || b0 < 0 {
                 continue;
             }
+            // a geom pair that is also an explicit pair of this body pair collides once, as
+            // the explicit one
+            let explicit = |g1: usize, g2: usize| {
+                (startadr..pairadr).any(|k| {
+                    let (p1, p2) = (m.pair_geom1[k] as usize, m.pair_geom2[k] as usize);
+                    (p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)
+                })
+            };
+            let before = d.ncon;
             for g1 in a0 as usize..(a0 + an) as usize {
                 for g2 in b0 as usize..(b0 + bn) as usize {
-                    geom_geom(m, d, s, g1, g2);
+                    if !explicit(g1, g2) {
+                        geom_geom(m, d, s, g1, g2, None);
+                    }
                 }
+            }
+            // MuJoCo walks the geom hierarchies of two bodies that are not both single-geom
+            // (`mj_collideTree`) and sorts the walk's contacts by geom ids; every geom pair
+            // yields its contacts together, so sorting the loop's gives the same list
+            if (an, bn) != (1, 1) && !m.opt.disabled(disable::MIDPHASE) {
+                sort_contacts(d, &mut s.collision, before);
             }
         } else if bf1 < m.nbody {
             let f = bf2 - m.nbody;
@@ -623,6 +663,10 @@ pub fn collision(m: &Model, d: &mut Data, s: &mut Scratch) {
         }
     }
     s.collision.bf_pairs = pairs;
+    for p in pairadr..m.npair {
+        let (g1, g2) = (m.pair_geom1[p], m.pair_geom2[p]);
+        geom_geom(m, d, s, g1 as usize, g2 as usize, Some(p));
+    }
     for f in (0..m.nflex).filter(|&f| self_collides(m, f)) {
         let before = d.ncon;
         let walked_tree = flex::self_collide(m, d, &mut s.collision, f);
@@ -860,22 +904,29 @@ pub(crate) fn mesh_polys(m: &Model, g: usize) -> plane_mesh::MeshPolys<'_> {
     }
 }
 
-/// One geom pair (`filterCollisionPair` + the collision table).
-fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
+/// One geom pair (`filterCollisionPair` + the collision table): a pair of the broad phase
+/// (`ipair` None: filtered by contype/conaffinity, margins and parameters mixed from the
+/// geoms') or explicit pair `ipair` (its own margin, gap and parameters, no bitmask filter).
+fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize, ipair: Option<usize>) {
     let (g1, g2) = if m.geom_type[ga] > m.geom_type[gb] {
         (gb, ga)
     } else {
         (ga, gb)
     };
-    if bitmask_reject(
-        m.geom_contype[g1],
-        m.geom_conaffinity[g1],
-        m.geom_contype[g2],
-        m.geom_conaffinity[g2],
-    ) {
-        return;
-    }
-    let (margin, gap) = margin_gap(m, g1, g2);
+    let (margin, gap) = match ipair {
+        Some(p) => (assign_margin(m, m.pair_margin[p]), m.pair_gap[p]),
+        None => {
+            if bitmask_reject(
+                m.geom_contype[g1],
+                m.geom_conaffinity[g1],
+                m.geom_contype[g2],
+                m.geom_conaffinity[g2],
+            ) {
+                return;
+            }
+            margin_gap(m, g1, g2)
+        }
+    };
     let (t1, t2) = (m.geom_type[g1], m.geom_type[g2]);
     // bounding-sphere filter
     let p1 = &d.a.geom_xpos[3 * g1..3 * g1 + 3];
@@ -903,7 +954,7 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     }
     let cs = &mut s.collision;
     cs.pre.clear();
-    let mg = pair_margin(m, g1, g2);
+    let mg = margin + gap;
     let (x1, x2) = (
         &d.a.geom_xmat[9 * g1..9 * g1 + 9],
         &d.a.geom_xmat[9 * g2..9 * g2 + 9],
@@ -998,7 +1049,10 @@ fn geom_geom(m: &Model, d: &mut Data, s: &mut Scratch, ga: usize, gb: usize) {
     if cs.pre.is_empty() {
         return;
     }
-    let p = contact_param(m, g1 as i32, g2 as i32, -1, -1);
+    let p = match ipair {
+        Some(p) => pair_param(m, p),
+        None => contact_param(m, g1 as i32, g2 as i32, -1, -1),
+    };
     let pre = std::mem::take(&mut cs.pre);
     for pc in &pre {
         let ids = ([g1 as i32, g2 as i32], [-1, -1], [-1, -1], [-1, -1]);
