@@ -305,4 +305,5 @@ reference_cases!(
     contact_pairs_discrete,
     contact_pair_mesh,
     compound_bodies,
+    override_margin,
 );

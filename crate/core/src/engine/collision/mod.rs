@@ -440,8 +440,22 @@ pub fn filter_body_pair(m: &Model, b1: usize, b2: usize) -> bool {
     !m.opt.disabled(disable::FILTERPARENT) && w1 != 0 && w2 != 0 && (w1 == p2 || w2 == p1)
 }
 
-/// World-aligned box of a body's geoms or a flex's vertices, inflated by margins.
+/// World-aligned box of a body's geoms or a flex's vertices, inflated by margins: each
+/// object's margin plus gap, or under the override half of `o_margin` (when not zero), as
+/// MuJoCo's broad phase inflates its boxes (`makeAAMM`).
 fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
+    let half_override = if m.opt.enabled(enable::OVERRIDE) {
+        0.5 * m.opt.o_margin
+    } else {
+        0.0
+    };
+    let inflate = |margin: f64, gap: f64| {
+        if half_override != 0.0 {
+            half_override
+        } else {
+            margin + gap
+        }
+    };
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     if bf < m.nbody {
@@ -458,7 +472,7 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
                     f64::INFINITY,
                 ];
             }
-            let r = r + m.geom_margin[g] + m.geom_gap[g];
+            let r = r + inflate(m.geom_margin[g], m.geom_gap[g]);
             for k in 0..3 {
                 lo[k] = min(lo[k], d.a.geom_xpos[3 * g + k] - r);
                 hi[k] = max(hi[k], d.a.geom_xpos[3 * g + k] + r);
@@ -466,7 +480,7 @@ fn bf_aabb(m: &Model, d: &Data, bf: usize) -> [f64; 6] {
         }
     } else {
         let f = bf - m.nbody;
-        let r = m.flex_radius[f] + m.flex_margin[f] + m.flex_gap[f];
+        let r = m.flex_radius[f] + inflate(m.flex_margin[f], m.flex_gap[f]);
         let va = m.flex_vertadr[f] as usize;
         for v in va..va + m.flex_vertnum[f] as usize {
             for k in 0..3 {
