@@ -184,6 +184,10 @@ pub struct JointSpec {
     pub range: [f64; 2],
     /// True when `range` was given explicitly (drives `autolimits`).
     pub range_set: bool,
+    /// Whether the actuators' total force on the joint is clamped to `actfrcrange`.
+    pub actfrclimited: TriState,
+    /// Range of the actuators' total force on the joint (N or N·m).
+    pub actfrcrange: [f64; 2],
     pub solref_limit: [f64; 2],
     pub solimp_limit: [f64; 5],
     pub solref_friction: [f64; 2],
@@ -214,6 +218,8 @@ impl Default for JointSpec {
             limited: TriState::Auto,
             range: [0.0, 0.0],
             range_set: false,
+            actfrclimited: TriState::Auto,
+            actfrcrange: [0.0, 0.0],
             solref_limit: [0.02, 1.0],
             solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
             solref_friction: [0.02, 1.0],
@@ -615,6 +621,8 @@ pub struct ActuatorSpec {
     pub gainprm: [f64; 10],
     pub biasprm: [f64; 10],
     pub dynprm: [f64; 10],
+    /// Group (0–30 can be disabled by `<option actuatorgroupdisable>`).
+    pub group: i32,
     pub line: u32,
 }
 
@@ -632,6 +640,7 @@ impl Default for ActuatorSpec {
             actrange: [0.0, 0.0],
             actrange_set: false,
             actearly: false,
+            group: 0,
             ctrllimited: TriState::Auto,
             ctrlrange: [0.0, 0.0],
             ctrlrange_set: false,

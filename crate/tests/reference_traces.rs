@@ -306,4 +306,8 @@ reference_cases!(
     contact_pair_mesh,
     compound_bodies,
     override_margin,
+    actuator_groups,
+    actuator_groups_rk4,
+    actuator_groups_implicitfast,
+    actuator_groups_discrete,
 );

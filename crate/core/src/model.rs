@@ -247,6 +247,8 @@ pub struct Options {
     pub ccd_iterations: i32,
     pub disableflags: i32,
     pub enableflags: i32,
+    /// Bit `g` set: the actuators of group `g` (0–30) are disabled (`actuatorgroupdisable`).
+    pub disableactuator: i32,
     pub sdf_initpoints: i32,
     pub sdf_iterations: i32,
 }
@@ -280,6 +282,7 @@ impl Default for Options {
             ccd_iterations: 35,
             disableflags: 0,
             enableflags: 0,
+            disableactuator: 0,
             sdf_initpoints: 40,
             sdf_iterations: 10,
         }
@@ -498,6 +501,10 @@ model_struct! {
         jnt_bodyid: i32[1],
         jnt_group: i32[1],
         jnt_limited: u8[1],
+        /// Whether the actuators' total force on the joint's dof is clamped (hinge, slide).
+        jnt_actfrclimited: u8[1],
+        /// That force's range (N or N·m).
+        jnt_actfrcrange: f64[2],
         jnt_solref: f64[2],
         jnt_solimp: f64[5],
         jnt_pos: f64[3],
@@ -749,6 +756,7 @@ model_struct! {
         actuator_trntype: i32[1],
         actuator_trnid: i32[2],
         actuator_gear: f64[6],
+        actuator_group: i32[1],
         actuator_dyntype: i32[1],
         actuator_gaintype: i32[1],
         actuator_biastype: i32[1],

@@ -149,6 +149,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         m.actuator_trntype.push(trntype);
         m.actuator_trnid.extend_from_slice(&[id as i32, -1]);
         m.actuator_gear.extend_from_slice(&a.gear);
+        m.actuator_group.push(a.group);
         m.actuator_dyntype.push(a.dyntype);
         m.actuator_gaintype.push(a.gaintype);
         m.actuator_biastype.push(a.biastype);

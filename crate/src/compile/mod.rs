@@ -1142,6 +1142,23 @@ fn build(spec: &Spec) -> Result<Model> {
         } else if j.jtype == JointType::Free {
             limited = false;
         }
+        // the actuators' force on the joint: never limited on free and ball joints
+        let actfrclimited = match (j.jtype, j.actfrclimited) {
+            (JointType::Free | JointType::Ball, _) | (_, TriState::False) => false,
+            (_, TriState::True) => true,
+            (_, TriState::Auto) => {
+                let hasrange = !(j.actfrcrange[0] == 0.0 && j.actfrcrange[1] == 0.0);
+                if !c.autolimits && hasrange {
+                    return Err(err("joint has `actuatorfrcrange` but not `actuatorfrclimited`. set the autolimits=\"true\" compiler option, specify `actuatorfrclimited` explicitly (\"true\" or \"false\"), or remove the `actuatorfrcrange` attribute.".into()));
+                }
+                j.actfrcrange[0] < j.actfrcrange[1]
+            }
+        };
+        if actfrclimited && j.actfrcrange[0] >= j.actfrcrange[1] {
+            return Err(err(
+                "actfrcrange[0] should be smaller than actfrcrange[1] in joint".into(),
+            ));
+        }
         let mut axis = if matches!(j.jtype, JointType::Free | JointType::Ball) {
             [0.0, 0.0, 1.0]
         } else {
@@ -1166,6 +1183,8 @@ fn build(spec: &Spec) -> Result<Model> {
         m.jnt_bodyid.push(bi as i32);
         m.jnt_group.push(j.group);
         m.jnt_limited.push(limited as u8);
+        m.jnt_actfrclimited.push(actfrclimited as u8);
+        m.jnt_actfrcrange.extend_from_slice(&j.actfrcrange);
         m.jnt_solref.extend_from_slice(&j.solref_limit);
         m.jnt_solimp.extend_from_slice(&j.solimp_limit);
         m.jnt_pos.extend_from_slice(&pos);

@@ -251,6 +251,7 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
     if let Some(n) = e.string("name") {
         a.name = n;
     }
+    e.read_int("group", &mut a.group)?;
     tristate(e, "ctrllimited", &mut a.ctrllimited)?;
     tristate(e, "forcelimited", &mut a.forcelimited)?;
     if e.read_f64s("ctrlrange", 2, &mut a.ctrlrange)? {

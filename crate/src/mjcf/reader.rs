@@ -583,6 +583,19 @@ impl<'a> Reader<'a> {
         e.read_int("ccd_iterations", &mut o.ccd_iterations)?;
         e.read_int("sdf_iterations", &mut o.sdf_iterations)?;
         e.read_int("sdf_initpoints", &mut o.sdf_initpoints)?;
+        if let Some(groups) = e.ints("actuatorgroupdisable")? {
+            for g in groups {
+                let msg = match g {
+                    ..0 => "disabled actuator group value must be non-negative",
+                    31.. => "disabled actuator group value cannot exceed 30",
+                    _ => {
+                        o.disableactuator |= 1 << g;
+                        continue;
+                    }
+                };
+                return Err(e.attr_error("actuatorgroupdisable", msg));
+            }
+        }
         if o.timestep <= 0.0 || !o.timestep.is_finite() {
             return Err(e.attr_error("timestep", "timestep must be positive"));
         }
@@ -1651,6 +1664,17 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     )? {
         j.limited = l;
     }
+    if let Some(l) = e.keyword(
+        "actuatorfrclimited",
+        &[
+            ("false", TriState::False),
+            ("true", TriState::True),
+            ("auto", TriState::Auto),
+        ],
+    )? {
+        j.actfrclimited = l;
+    }
+    e.read_f64s("actuatorfrcrange", 2, &mut j.actfrcrange)?;
     e.read_f64s("solreflimit", 1, &mut j.solref_limit)?;
     e.read_f64s("solimplimit", 1, &mut j.solimp_limit)?;
     e.read_f64s("solreffriction", 1, &mut j.solref_friction)?;

@@ -161,6 +161,14 @@ pub fn next_activation(m: &Model, d: &Data, i: usize, adr: usize, act_dot: f64) 
     next
 }
 
+/// Whether actuator `i` is in a group `<option actuatorgroupdisable>` disables
+/// (`mj_actuatorDisabled`): it adds no force, no derivative, and its activation holds still
+/// while its `act_dot` is still computed.
+pub fn actuator_disabled(m: &Model, i: usize) -> bool {
+    let g = m.actuator_group[i];
+    (0..=30).contains(&g) && m.opt.disableactuator & (1 << g) != 0
+}
+
 /// Advances every activation one step with the rates `act_dot` (`mj_advance`).
 pub fn advance_activations(m: &Model, d: &mut Data, act_dot: &[f64]) {
     if m.na == 0 || m.opt.disabled(disable::ACTUATION) {
@@ -168,7 +176,12 @@ pub fn advance_activations(m: &Model, d: &mut Data, act_dot: &[f64]) {
     }
     for i in 0..m.nu {
         if let Ok(adr) = usize::try_from(m.actuator_actadr[i]) {
-            d.a.act[adr] = next_activation(m, d, i, adr, act_dot[adr]);
+            let rate = if actuator_disabled(m, i) {
+                0.0
+            } else {
+                act_dot[adr]
+            };
+            d.a.act[adr] = next_activation(m, d, i, adr, rate);
         }
     }
 }
@@ -187,6 +200,10 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
                 dyn_type::INTEGRATOR => ctrl,
                 _ => (ctrl - d.a.act[adr]) / m.actuator_dynprm[10 * i].max(crate::math::MINVAL),
             };
+        }
+        if actuator_disabled(m, i) {
+            d.a.actuator_force[i] = 0.0;
+            continue;
         }
         let input = input(m, d, i);
         let a = &mut d.a;
@@ -215,6 +232,14 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
             a.qfrc_actuator[a.moment_colind[k] as usize] += a.actuator_moment[k] * force;
         }
     }
+    // the joints' limits on the actuators' total force (hinge and slide: one dof each)
+    for j in 0..m.njnt {
+        if m.jnt_actfrclimited[j] != 0 {
+            let v = m.jnt_dofadr[j] as usize;
+            let r = &m.jnt_actfrcrange[2 * j..2 * j + 2];
+            d.a.qfrc_actuator[v] = crate::math::clip(d.a.qfrc_actuator[v], r[0], r[1]);
+        }
+    }
 }
 
 /// `∂force/∂length` and `∂force/∂velocity` of actuator `i`: the affine gain's terms times its
@@ -222,7 +247,7 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
 /// the force (`mjd_actuatorDerivSkip`). The implicit integrators read the velocity part
 /// ([`velocity_derivative`]), the discrete metric both.
 pub fn force_derivatives(m: &Model, d: &Data, i: usize) -> (f64, f64) {
-    if m.opt.disabled(disable::ACTUATION) {
+    if m.opt.disabled(disable::ACTUATION) || actuator_disabled(m, i) {
         return (0.0, 0.0);
     }
     if m.actuator_forcelimited[i] != 0 {
