@@ -2101,6 +2101,18 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         q.name1
                     )));
                 }
+                // as for a flexcomp's own edge equality: bending alone may sit beside them
+                let fs = &spec.flexes[f];
+                if fs.elastic2d != 1 && fs.young > 0.0 {
+                    return Err(err(
+                        "flex constraints and elasticity (young) cannot both be present".into(),
+                    ));
+                }
+                if fs.edgestiffness > 0.0 {
+                    return Err(err(
+                        "flex constraints and edge stiffness cannot both be present".into(),
+                    ));
+                }
                 (f as i32, -1, obj::UNKNOWN)
             }
         };
