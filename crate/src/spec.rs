@@ -111,6 +111,9 @@ pub struct BodySpec {
     pub plugin: Option<usize>,
     /// The `<frame>` (index into [`Spec::frames`]) its pose is given in, if any.
     pub frame: Option<usize>,
+    /// Its `pos` and `quat` attributes as written, kept when a `<frame>` places it (MuJoCo
+    /// 3.15.0 fills a keyframe's short vectors with them).
+    pub written_pose: Option<([f64; 3], [f64; 4])>,
     pub line: u32,
 }
 
@@ -137,6 +140,7 @@ impl BodySpec {
             simple: true,
             plugin: None,
             frame: None,
+            written_pose: None,
             line: 0,
         }
     }

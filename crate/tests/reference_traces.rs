@@ -310,4 +310,5 @@ reference_cases!(
     actuator_groups_rk4,
     actuator_groups_implicitfast,
     actuator_groups_discrete,
+    tendon_spring_ref,
 );

@@ -19,9 +19,11 @@ fn err(msg: String, element: &str, name: &str, line: u32) -> Error {
     e.at_line(line)
 }
 
+/// Whether a range limits (`checklimited` + `islimited`): "auto" limits when the range is
+/// increasing, and is an error without `autolimits` when the range is not zero.
 fn resolve_limited(
     limited: TriState,
-    range_set: bool,
+    range: [f64; 2],
     autolimits: bool,
     what: &str,
     attr: &str,
@@ -30,14 +32,15 @@ fn resolve_limited(
         TriState::True => Ok(true),
         TriState::False => Ok(false),
         TriState::Auto => {
-            if !autolimits && range_set {
+            let hasrange = !(range[0] == 0.0 && range[1] == 0.0);
+            if !autolimits && hasrange {
                 Err(format!(
                     "{what} has `{attr}` but not `{}`. set the autolimits=\"true\" compiler option, specify `{}` explicitly (\"true\" or \"false\"), or remove the `{attr}` attribute.",
                     attr.replace("range", "limited"),
                     attr.replace("range", "limited")
                 ))
             } else {
-                Ok(range_set)
+                Ok(range[0] < range[1])
             }
         }
     }
@@ -87,9 +90,12 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         m.ten_J_rownnz.push(cols.len() as i32);
         m.ten_J_colind.extend(cols.iter().map(|c| c.0 as i32));
         let limited =
-            resolve_limited(t.limited, t.range_set, autolimits, "tendon", "range").map_err(e)?;
+            resolve_limited(t.limited, t.range, autolimits, "tendon", "range").map_err(e)?;
         if limited && t.range[0] >= t.range[1] {
-            return Err(e("invalid limits: range[0] >= range[1]".into()));
+            return Err(e("invalid limits in tendon".into()));
+        }
+        if t.springlength[0] > t.springlength[1] {
+            return Err(e("invalid springlength in tendon".into()));
         }
         m.tendon_limited.push(limited as u8);
         m.tendon_range.extend_from_slice(&t.range);
@@ -159,7 +165,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         // MuJoCo's order: the force range, then the control range
         let fl = resolve_limited(
             a.forcelimited,
-            a.forcerange_set,
+            a.forcerange,
             autolimits,
             "actuator",
             "forcerange",
@@ -167,20 +173,14 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         .map_err(e)?;
         let cl = resolve_limited(
             a.ctrllimited,
-            a.ctrlrange_set,
+            a.ctrlrange,
             autolimits,
             "actuator",
             "ctrlrange",
         )
         .map_err(e)?;
-        let al = resolve_limited(
-            a.actlimited,
-            a.actrange_set,
-            autolimits,
-            "actuator",
-            "actrange",
-        )
-        .map_err(e)?;
+        let al = resolve_limited(a.actlimited, a.actrange, autolimits, "actuator", "actrange")
+            .map_err(e)?;
         if fl && a.forcerange[0] >= a.forcerange[1] {
             return Err(e("invalid force range for actuator".into()));
         }
@@ -250,9 +250,16 @@ pub fn set_const(m: &mut Model, d: &crate::Data) {
             len += m.wrap_prm[w] * m.qpos0[m.jnt_qposadr[m.wrap_objid[w] as usize] as usize];
         }
         m.tendon_length0[t] = len;
+        // an unset spring length is the tendon's length at qpos_spring (`setSpring`), which
+        // differs from qpos0 where a joint's springref differs from its ref
         if m.tendon_lengthspring[2 * t] == -1.0 && m.tendon_lengthspring[2 * t + 1] == -1.0 {
-            m.tendon_lengthspring[2 * t] = len;
-            m.tendon_lengthspring[2 * t + 1] = len;
+            let mut spring = 0.0;
+            for w in m.tendon_adr[t] as usize..(m.tendon_adr[t] + m.tendon_num[t]) as usize {
+                let q = m.jnt_qposadr[m.wrap_objid[w] as usize] as usize;
+                spring += m.wrap_prm[w] * m.qpos_spring[q];
+            }
+            m.tendon_lengthspring[2 * t] = spring;
+            m.tendon_lengthspring[2 * t + 1] = spring;
         }
         dense.fill(0.0);
         let adr = m.ten_J_rowadr[t] as usize;

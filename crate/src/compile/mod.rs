@@ -208,6 +208,14 @@ fn in_pose(frame: &([f64; 3], [f64; 4]), child: &([f64; 3], [f64; 4])) -> ([f64;
     )
 }
 
+/// The `quat` attribute of an orientation: the identity when another form gives it.
+fn written_quat(o: &Orientation) -> [f64; 4] {
+    match o {
+        Orientation::Quat(q) => *q,
+        _ => [1.0, 0.0, 0.0, 0.0],
+    }
+}
+
 /// Places every body, joint, camera and light read inside a `<frame>` in its body (a body's and
 /// camera's orientation becomes a quaternion), so the compiler sees no frames there; the MJCF
 /// reader calls it once the document (and its compiler settings) is read. Geoms and sites are
@@ -216,6 +224,7 @@ pub(crate) fn place_framed(spec: &mut Spec) -> Result<()> {
     let (frames, c) = (&spec.frames, &spec.compiler);
     for b in spec.bodies.iter_mut() {
         if let Some(frame) = frame_pose(frames, c, b.frame.take())? {
+            b.written_pose = Some((b.pos, written_quat(&b.orient)));
             let q = resolve_quat(&b.orient, c).map_err(|e| {
                 cerr_obj(
                     format!("error '{e}' in frame alternative"),
@@ -1085,6 +1094,14 @@ fn build(spec: &Spec) -> Result<Model> {
     m.body_jntadr = vec![-1; nbody];
     m.body_dofnum = vec![0; nbody];
     m.body_dofadr = vec![-1; nbody];
+    // the raw pose attributes of the bodies (euler and the like not applied, frames not
+    // composed), with which MuJoCo 3.15.0 fills a keyframe's short vectors (ComputeReference)
+    let raw_pose = |bi: usize| {
+        let b = &spec.bodies[order[bi]];
+        b.written_pose
+            .unwrap_or_else(|| (b.pos, written_quat(&b.orient)))
+    };
+    let mut key_qpos0: Vec<f64> = Vec::with_capacity(m.nq);
     for (ji, &(sj, bi)) in jnt_order.iter().enumerate() {
         let j = &spec.joints[sj];
         let err = |msg: String| cerr_obj(msg, "joint", &j.name, j.line);
@@ -1195,6 +1212,12 @@ fn build(spec: &Spec) -> Result<Model> {
         m.names_jnt.push(j.name.clone());
         // qpos0 / qpos_spring
         let b = &bodies[bi];
+        match j.jtype {
+            JointType::Free => key_qpos0.extend(raw_pose(bi).0.into_iter().chain(raw_pose(bi).1)),
+            JointType::Ball => key_qpos0.extend([1.0, 0.0, 0.0, 0.0]),
+            // the reference as written: not turned into radians
+            _ => key_qpos0.push(j.reference),
+        }
         match j.jtype {
             JointType::Free => {
                 m.qpos0.extend_from_slice(&b.pos);
@@ -1592,14 +1615,40 @@ fn build(spec: &Spec) -> Result<Model> {
     compile_equalities(&mut m, spec, &compiled)?;
 
     // ---- keyframes
-    for k in &spec.keys {
+    let (mut raw_mpos, mut raw_mquat) = (Vec::new(), Vec::new());
+    for b in 0..nbody {
+        if m.body_mocapid[b] >= 0 {
+            let (p, q) = raw_pose(b);
+            raw_mpos.extend(p);
+            raw_mquat.extend(q);
+        }
+    }
+    // MuJoCo 3.15.0 words the size checks two ways: by name (qpos, qvel, act) and by index
+    // (ctrl, mpos, mquat)
+    for (ki, k) in spec.keys.iter().enumerate() {
         let err = |msg: String| cerr_obj(msg, "key", &k.name, k.line);
+        let by_name = |what: &str, want: usize, got: usize| {
+            err(format!(
+                "keyframe '{}': invalid {what} size, expected {want}, got {got}",
+                k.name
+            ))
+        };
+        let by_index = |what: &str, want: usize| {
+            err(format!(
+                "keyframe {ki}: invalid {what} size, expected length {want}"
+            ))
+        };
         m.key_time.push(k.time);
         // shorter vectors keep the defaults for the remaining entries, as MuJoCo does
+        // a keyframe without qpos has the compiled qpos0; a short one is filled from the raw
+        // references (a hinge's ref in degrees stays in degrees, as in MuJoCo 3.15.0)
         let mut qpos = m.qpos0.clone();
         if let Some(q) = &k.qpos {
             if q.len() > m.nq {
-                return Err(err(format!("invalid qpos size, expected length {}", m.nq)));
+                return Err(by_name("qpos", m.nq, q.len()));
+            }
+            if q.len() < m.nq {
+                qpos.copy_from_slice(&key_qpos0);
             }
             qpos[..q.len()].copy_from_slice(q);
         }
@@ -1620,7 +1669,7 @@ fn build(spec: &Spec) -> Result<Model> {
         let mut qvel = vec![0.0; m.nv];
         if let Some(v) = &k.qvel {
             if v.len() > m.nv {
-                return Err(err(format!("invalid qvel size, expected length {}", m.nv)));
+                return Err(by_name("qvel", m.nv, v.len()));
             }
             qvel[..v.len()].copy_from_slice(v);
         }
@@ -1628,13 +1677,7 @@ fn build(spec: &Spec) -> Result<Model> {
         let mut act = vec![0.0; m.na];
         if let Some(v) = &k.act {
             if v.len() > m.na {
-                // MuJoCo 3.15.0 words this one check otherwise
-                return Err(err(format!(
-                    "keyframe '{}': invalid act size, expected {}, got {}",
-                    k.name,
-                    m.na,
-                    v.len()
-                )));
+                return Err(by_name("act", m.na, v.len()));
             }
             act[..v.len()].copy_from_slice(v);
         }
@@ -1642,7 +1685,7 @@ fn build(spec: &Spec) -> Result<Model> {
         let mut ctrl = vec![0.0; m.nu];
         if let Some(c) = &k.ctrl {
             if c.len() > m.nu {
-                return Err(err(format!("invalid ctrl size, expected length {}", m.nu)));
+                return Err(by_index("ctrl", m.nu));
             }
             ctrl[..c.len()].copy_from_slice(c);
         }
@@ -1655,23 +1698,27 @@ fn build(spec: &Spec) -> Result<Model> {
                 mquat.extend_from_slice(&m.body_quat[4 * b..4 * b + 4]);
             }
         }
+        // too long is an error; shorter sets the mocap bodies whose values are all there and
+        // fills the others with their raw pose attributes (ExpandKeyframe)
         if let Some(p) = &k.mpos {
-            if p.len() != 3 * m.nmocap {
-                return Err(err(format!(
-                    "invalid mpos size, expected length {}",
-                    3 * m.nmocap
-                )));
+            if p.len() > 3 * m.nmocap {
+                return Err(by_index("mpos", 3 * m.nmocap));
             }
-            mpos = p.clone();
+            if p.len() < 3 * m.nmocap {
+                mpos.copy_from_slice(&raw_mpos);
+            }
+            let whole = p.len() / 3 * 3;
+            mpos[..whole].copy_from_slice(&p[..whole]);
         }
         if let Some(q) = &k.mquat {
-            if q.len() != 4 * m.nmocap {
-                return Err(err(format!(
-                    "invalid mquat size, expected length {}",
-                    4 * m.nmocap
-                )));
+            if q.len() > 4 * m.nmocap {
+                return Err(by_index("mquat", 4 * m.nmocap));
             }
-            mquat = q.clone();
+            if q.len() < 4 * m.nmocap {
+                mquat.copy_from_slice(&raw_mquat);
+            }
+            let whole = q.len() / 4 * 4;
+            mquat[..whole].copy_from_slice(&q[..whole]);
             for q in mquat.chunks_exact_mut(4) {
                 orient::normvec(q);
             }
@@ -2116,6 +2163,22 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                 (f as i32, -1, obj::UNKNOWN)
             }
         };
+        // an equality between an object and itself (a body weld without body2 names the world)
+        if obj1 == obj2
+            && !matches!(
+                q.eqtype,
+                EqType::Flex | EqType::FlexVert | EqType::FlexStrain
+            )
+        {
+            let name = if q.name1.is_empty() {
+                "world"
+            } else {
+                &q.name1
+            };
+            return Err(err(format!(
+                "element '{name}' is repeated in equality constraint {i}"
+            )));
+        }
         m.eq_type.push(q.eqtype as i32);
         m.eq_obj1id.push(obj1);
         m.eq_obj2id.push(obj2);

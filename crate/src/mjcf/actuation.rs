@@ -54,6 +54,8 @@ pub fn read_tendon(e: &Element, t: &mut TendonSpec, in_default: bool) -> Result<
     let mut allowed: Vec<&str> = TENDON_ATTRS.to_vec();
     allowed.extend_from_slice(&["armature", "user"]);
     if !in_default {
+        // drawing attributes of spatial tendons: a class default takes them, <fixed> does not
+        allowed.retain(|a| !matches!(*a, "width" | "material" | "rgba"));
         allowed.push("name");
     }
     e.check_attrs(&allowed)?;
@@ -97,10 +99,13 @@ pub fn read_tendon_joints(e: &Element, t: &mut TendonSpec) -> Result<()> {
             )));
         }
         c.check_attrs(&["joint", "coef"])?;
-        let joint = c
-            .string("joint")
-            .ok_or_else(|| c.error("missing required attribute 'joint'"))?;
-        let mut coef = 1.0;
+        let required = |attr: &str| {
+            c.string(attr)
+                .ok_or_else(|| c.error(format!("required attribute missing: '{attr}'")))
+        };
+        let joint = required("joint")?;
+        required("coef")?;
+        let mut coef = 0.0;
         c.read_f64("coef", &mut coef)?;
         t.joints.push((joint, coef));
     }

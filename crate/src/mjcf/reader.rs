@@ -33,6 +33,8 @@ pub struct Reader<'a> {
     /// Inside `<frame>` or a `<replicate>` copy: the innermost frame, which the poses of the
     /// elements read now are in.
     frame: Option<usize>,
+    /// Names read so far, per kind of element (see [`Reader::claim_name`]).
+    names: std::collections::HashMap<&'static str, std::collections::HashSet<String>>,
 }
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
@@ -245,7 +247,23 @@ impl<'a> Reader<'a> {
             classes: vec![main],
             replicate_suffix: String::new(),
             frame: None,
+            names: Default::default(),
         }
+    }
+
+    /// Registers the name of an element of `kind` read from the XML, refusing a name its kind
+    /// already has, as MuJoCo 3.15.0's parser does (at the second element, inside an XML
+    /// error). Elements a flexcomp or composite makes are not registered, as in MuJoCo.
+    fn claim_name(&mut self, e: &Element, kind: &'static str, name: &str) -> Result<()> {
+        if name.is_empty() {
+            return Ok(());
+        }
+        let names = self.names.entry(kind).or_default();
+        if !names.insert(name.to_string()) {
+            let msg = format!("Error: repeated name '{name}' in {kind}");
+            return Err(e.attr_error("name", msg));
+        }
+        Ok(())
     }
 
     pub fn read(mut self, root: &Element) -> Result<Spec> {
@@ -357,6 +375,7 @@ impl<'a> Reader<'a> {
                 }
                 super::actuation::read_tendon(t, &mut ts, false)?;
                 super::actuation::read_tendon_joints(t, &mut ts)?;
+                self.claim_name(t, "tendon", &ts.name.clone())?;
                 self.spec.tendons.push(ts);
             }
         }
@@ -370,6 +389,7 @@ impl<'a> Reader<'a> {
                 if spec.target == Transmission::None {
                     return Err(a.error("invalid actuator transmission type"));
                 }
+                self.claim_name(a, "actuator", &spec.name.clone())?;
                 self.spec.actuators.push(spec);
             }
         }
@@ -749,6 +769,7 @@ impl<'a> Reader<'a> {
                     ])?;
                     let mut rgba = [1.0f32; 4];
                     c.f32s("rgba", &mut rgba)?;
+                    self.claim_name(c, "material", &c.string("name").unwrap_or_default())?;
                     self.spec.materials.push(MaterialSpec {
                         name: c.string("name").unwrap_or_default(),
                         rgba,
@@ -862,6 +883,7 @@ impl<'a> Reader<'a> {
             match c.name.as_str() {
                 "exclude" => {
                     c.check_attrs(&["name", "body1", "body2"])?;
+                    self.claim_name(c, "exclude", &c.string("name").unwrap_or_default())?;
                     let b1 = c
                         .string("body1")
                         .ok_or_else(|| c.error("missing required attribute 'body1'"))?;
@@ -1018,6 +1040,7 @@ impl<'a> Reader<'a> {
             c.read_bool("active", &mut q.active)?;
             c.read_f64s("solref", 1, &mut q.solref)?;
             c.read_f64s("solimp", 1, &mut q.solimp)?;
+            self.claim_name(c, "equality", &q.name.clone())?;
             self.spec.equalities.push(q);
         }
         Ok(())
@@ -1062,6 +1085,7 @@ impl<'a> Reader<'a> {
             k.mquat = c.numbers("mquat")?;
             k.ctrl = c.numbers("ctrl")?;
             k.act = c.numbers("act")?;
+            self.claim_name(c, "key", &k.name.clone())?;
             self.spec.keys.push(k);
         }
         Ok(())
@@ -1089,6 +1113,7 @@ impl<'a> Reader<'a> {
                     j.line = c.line;
                     j.frame = self.frame;
                     self.suffix_name(&mut j.name);
+                    self.claim_name(c, "joint", &j.name.clone())?;
                     self.spec.add_joint(body, j);
                 }
                 "freejoint" => {
@@ -1109,6 +1134,7 @@ impl<'a> Reader<'a> {
                     {
                         j.align = v;
                     }
+                    self.claim_name(c, "joint", &j.name.clone())?;
                     self.spec.add_joint(body, j);
                 }
                 "geom" => {
@@ -1127,6 +1153,7 @@ impl<'a> Reader<'a> {
                         g.plugin = Some(super::composite::element_plugin(p, &mut self.spec)?.0);
                     }
                     self.suffix_name(&mut g.name);
+                    self.claim_name(c, "geom", &g.name.clone())?;
                     self.spec.add_geom(body, g);
                 }
                 "site" => {
@@ -1136,6 +1163,7 @@ impl<'a> Reader<'a> {
                     s.line = c.line;
                     s.frame = self.frame;
                     self.suffix_name(&mut s.name);
+                    self.claim_name(c, "site", &s.name.clone())?;
                     self.spec.add_site(body, s);
                 }
                 "camera" => {
@@ -1149,6 +1177,8 @@ impl<'a> Reader<'a> {
                     c.read_f64s("pos", 3, &mut v.pos)?;
                     v.orient = read_orientation(c)?.unwrap_or_default();
                     c.read_f64("fovy", &mut v.fovy)?;
+                    self.suffix_name(&mut v.name);
+                    self.claim_name(c, "camera", &v.name.clone())?;
                     self.spec.cameras.push(v);
                 }
                 "light" => {
@@ -1161,6 +1191,8 @@ impl<'a> Reader<'a> {
                     v.frame = self.frame;
                     c.read_f64s("pos", 3, &mut v.pos)?;
                     c.read_f64s("dir", 3, &mut v.dir)?;
+                    self.suffix_name(&mut v.name);
+                    self.claim_name(c, "light", &v.name.clone())?;
                     self.spec.lights.push(v);
                 }
                 "flexcomp" => self.flexcomp(c, body)?,
