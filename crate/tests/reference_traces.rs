@@ -311,4 +311,5 @@ reference_cases!(
     actuator_groups_implicitfast,
     actuator_groups_discrete,
     tendon_spring_ref,
+    shell_inertia,
 );

@@ -536,13 +536,20 @@ fn geom_inertia(t: GeomType, s: &[f64; 3], mass: f64, shell: bool) -> [f64; 3] {
                     mass * r * r / 2.0,
                 ]
             } else {
+                // a tube and two disks, as MuJoCo sums them
+                let hh = s[1];
                 let ad = math::PI * r * r;
                 let al = 2.0 * math::PI * r * h;
                 let md = mass * ad / (2.0 * ad + al);
                 let ml = mass - 2.0 * md;
-                let ixy =
-                    ml * (6.0 * r * r + h * h) / 12.0 + 2.0 * md * (r * r / 4.0 + h * h / 4.0);
-                [ixy, ixy, ml * r * r + md * r * r]
+                let tube = ml * (6.0 * r * r + h * h) / 12.0;
+                let disk_x = md * r * r / 4.0 + md * hh * hh;
+                let disk_z = md * r * r / 2.0;
+                [
+                    tube + 2.0 * disk_x,
+                    tube + 2.0 * disk_x,
+                    ml * r * r + 2.0 * disk_z,
+                ]
             }
         }
         GeomType::Ellipsoid => {
@@ -553,10 +560,19 @@ fn geom_inertia(t: GeomType, s: &[f64; 3], mass: f64, shell: bool) -> [f64; 3] {
                     mass * (s[0] * s[0] + s[1] * s[1]) / 5.0,
                 ]
             } else {
+                // MuJoCo's approximation: a solid ellipsoid grown by 1e-6 m on every axis
+                // minus the solid one, the mass spread over the difference of volumes
+                let (s00, s11, s22) = (s[0] * s[0], s[1] * s[1], s[2] * s[2]);
+                let eps = 1e-6;
+                let va = 4.0 * math::PI * s[0] * s[1] * s[2] / 3.0;
+                let (ae, be, ce) = (s[0] + eps, s[1] + eps, s[2] + eps);
+                let vb = 4.0 * math::PI * ae * be * ce / 3.0;
+                let density = mass / (vb - va);
+                let (ma, mb) = (va * density, vb * density);
                 [
-                    mass * (s[1] * s[1] + s[2] * s[2]) / 3.0,
-                    mass * (s[0] * s[0] + s[2] * s[2]) / 3.0,
-                    mass * (s[0] * s[0] + s[1] * s[1]) / 3.0,
+                    mb * (be * be + ce * ce) / 5.0 - ma * (s11 + s22) / 5.0,
+                    mb * (ae * ae + ce * ce) / 5.0 - ma * (s00 + s22) / 5.0,
+                    mb * (ae * ae + be * be) / 5.0 - ma * (s00 + s11) / 5.0,
                 ]
             }
         }
@@ -568,19 +584,34 @@ fn geom_inertia(t: GeomType, s: &[f64; 3], mass: f64, shell: bool) -> [f64; 3] {
                     mass * (s[0] * s[0] + s[1] * s[1]) / 3.0,
                 ]
             } else {
-                let (a, b, c) = (s[0], s[1], s[2]);
-                let area = 8.0 * (a * b + b * c + c * a);
-                let f = |x: f64, y: f64, z: f64| {
-                    // faces normal to x (area 4yz) and the other two pairs
-                    let ax = 4.0 * y * z;
-                    let ay = 4.0 * x * z;
-                    let az = 4.0 * x * y;
-                    (2.0 * ax * (y * y + z * z) / 3.0
-                        + 2.0 * ay * (x * x / 1.0 + z * z / 3.0)
-                        + 2.0 * az * (x * x / 1.0 + y * y / 3.0))
-                        / area
-                };
-                [mass * f(a, b, c), mass * f(b, a, c), mass * f(c, a, b)]
+                // six plates: each pair's own inertia plus its mass at the half-size offset
+                let (s00, s11, s22) = (s[0] * s[0], s[1] * s[1], s[2] * s[2]);
+                let (lx, ly, lz) = (2.0 * s[0], 2.0 * s[1], 2.0 * s[2]);
+                let (a0, a1, a2) = (lx * ly, ly * lz, lz * lx);
+                let total = 2.0 * (a0 + a1 + a2);
+                let m0 = mass * a0 / total;
+                let (ix0, iy0, iz0) = (
+                    m0 * ly * ly / 12.0,
+                    m0 * lx * lx / 12.0,
+                    m0 * (lx * lx + ly * ly) / 12.0,
+                );
+                let m1 = mass * a1 / total;
+                let (ix1, iy1, iz1) = (
+                    m1 * (ly * ly + lz * lz) / 12.0,
+                    m1 * lz * lz / 12.0,
+                    m1 * ly * ly / 12.0,
+                );
+                let m2 = mass * a2 / total;
+                let (ix2, iy2, iz2) = (
+                    m2 * lz * lz / 12.0,
+                    m2 * (lx * lx + lz * lz) / 12.0,
+                    m2 * lx * lx / 12.0,
+                );
+                [
+                    2.0 * (m0 * s22 + m2 * s11 + ix0 + ix1 + ix2),
+                    2.0 * (m0 * s22 + m1 * s00 + iy0 + iy1 + iy2),
+                    2.0 * (m1 * s00 + m2 * s11 + iz0 + iz1 + iz2),
+                ]
             }
         }
         _ => [0.0; 3],
