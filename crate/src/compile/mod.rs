@@ -1534,9 +1534,29 @@ fn build(spec: &Spec) -> Result<Model> {
             }
             let mut pos = ss.pos;
             let mut size = ss.size;
+            let site_err = |msg: &str| cerr_obj(msg, "site", &ss.name, ss.line);
             let quat = if let Some(ft) = ss.fromto {
+                if !matches!(
+                    ss.gtype,
+                    GeomType::Capsule | GeomType::Cylinder | GeomType::Ellipsoid | GeomType::Box
+                ) {
+                    return Err(site_err(
+                        "fromto requires capsule, cylinder, box or ellipsoid in site",
+                    ));
+                }
+                if pos != [0.0; 3] {
+                    return Err(site_err("both pos and fromto defined in site"));
+                }
                 let mut v = [ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]];
                 size[1] = orient::normvec(&mut v) / 2.0;
+                if size[1] < math::EPS {
+                    return Err(site_err("fromto points too close in site"));
+                }
+                // a box or ellipsoid along the segment: (r, r, half-length)
+                if matches!(ss.gtype, GeomType::Ellipsoid | GeomType::Box) {
+                    size[2] = size[1];
+                    size[1] = size[0];
+                }
                 pos = [
                     (ft[0] + ft[3]) / 2.0,
                     (ft[1] + ft[4]) / 2.0,
@@ -1546,7 +1566,10 @@ fn build(spec: &Spec) -> Result<Model> {
             } else {
                 resolve_quat(&ss.orient, c).map_err(|e| {
                     cerr_obj(
-                        format!("orientation error '{e}' in site"),
+                        format!(
+                            "orientation specification error '{e}' in site {}",
+                            m.site_type.len()
+                        ),
                         "site",
                         &ss.name,
                         ss.line,
@@ -1557,6 +1580,12 @@ fn build(spec: &Spec) -> Result<Model> {
                 Some(frame) => in_pose(&frame, &(pos, quat)),
                 None => (pos, quat),
             };
+            // MuJoCo checks a site's size with the geoms' words
+            for (i, &v) in size.iter().enumerate().take(GEOMINFO[ss.gtype as usize]) {
+                if v <= 0.0 {
+                    return Err(site_err(&format!("size {i} must be positive in geom")));
+                }
+            }
             m.site_type.push(ss.gtype as i32);
             m.site_bodyid.push(bi as i32);
             m.site_sameframe.push(0); // set by set_const
