@@ -53,3 +53,45 @@ fn a_nan_cutoff_clamps_nothing() {
     flexlab::engine::forward(&m, &mut d);
     assert_eq!(&d.sensordata[..], &[-2.0, -0.5]);
 }
+
+/// With the energy flag on, MuJoCo 3.15.0's kinetic-energy sensor reads `energy[1]` as the
+/// previous evaluation's energy stage left it (that stage runs after the velocity sensors):
+/// at step n+1 it reports what `energy[1]` held after step n (found against MuJoCo: its value
+/// at step 50 of a swinging arm was the fresh one of step 49). The potential-energy sensor is
+/// current. Without the flag both sensors compute their own, current values.
+#[test]
+fn the_kinetic_energy_sensor_lags_one_evaluation_under_the_energy_flag() {
+    let model = |flag: &str| {
+        let xml = format!(
+            r#"<mujoco><option><flag energy="{flag}"/></option><worldbody>
+            <body pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+            <geom type="capsule" size=".02" fromto="0 0 0 .3 0 0"/></body></worldbody>
+            <sensor><e_potential/><e_kinetic/></sensor></mujoco>"#
+        );
+        flexlab::load_xml(&xml, None, &MemSource::default()).unwrap()
+    };
+    let m = model("enable");
+    let mut d = flexlab::Data::new(&m);
+    for _ in 0..20 {
+        let last = d.energy[1];
+        flexlab::engine::step(&m, &mut d);
+        assert_eq!(
+            d.sensordata[1], last,
+            "the sensor reads the previous energy stage"
+        );
+    }
+    assert!(d.energy[1] > 0.0, "the arm swings");
+    let m = model("disable");
+    let mut d = flexlab::Data::new(&m);
+    let mut fresh = flexlab::Data::new(&m);
+    for _ in 0..20 {
+        fresh.qpos.copy_from_slice(&d.qpos);
+        fresh.qvel.copy_from_slice(&d.qvel);
+        flexlab::engine::step(&m, &mut d);
+        flexlab::engine::forward(&m, &mut fresh);
+        assert_eq!(
+            d.sensordata[1], fresh.sensordata[1],
+            "the sensor is current"
+        );
+    }
+}

@@ -1,11 +1,24 @@
-//! Energies as MuJoCo reports them (`mj_energyPos`, `mj_energyVel`): gravity, joint springs and
-//! flex edge springs; flex elasticity is left out, as in MuJoCo (use the flex energies instead).
+//! Energies as MuJoCo reports them (`mj_energyPos`, `mj_energyVel`): gravity, joint springs
+//! (all four joint types), tendon springs and flex edge springs; flex elasticity is left out,
+//! as in MuJoCo (use the flex energies instead).
 
 use crate::data::Data;
 use crate::model::{disable, Model};
 
-/// Fills `d.energy` = [potential, kinetic].
+/// A linear spring's energy at stretch `x`, rounded as MuJoCo 3.15.0 rounds it: ½·k·(x·x),
+/// with `x` the length of the displacement for free and ball joints (J, with k in N/m or N·m).
+fn spring(k: f64, x: f64) -> f64 {
+    0.5 * k * (x * x)
+}
+
+/// Fills `d.energy` = [potential, kinetic] (J), as the energy flag has MuJoCo do each step.
 pub fn energy(m: &Model, d: &mut Data) {
+    energy_pos(m, d);
+    energy_vel(m, d);
+}
+
+/// The potential energy into `d.energy[0]` (`mj_energyPos`; J).
+pub fn energy_pos(m: &Model, d: &mut Data) {
     let mut pot = 0.0;
     if !m.opt.disabled(disable::GRAVITY) {
         for b in 1..m.nbody {
@@ -17,12 +30,44 @@ pub fn energy(m: &Model, d: &mut Data) {
     if !m.opt.disabled(disable::SPRING) {
         for j in 0..m.njnt {
             let k = m.jnt_stiffness[j];
-            if k == 0.0 || m.jnt_type[j] < 2 {
+            if k == 0.0 {
                 continue;
             }
-            let p = m.jnt_qposadr[j] as usize;
-            let x = d.a.qpos[p] - m.qpos_spring[p];
-            pot += 0.5 * k * x * x;
+            let mut p = m.jnt_qposadr[j] as usize;
+            let (q, qs) = (&d.a.qpos, &m.qpos_spring);
+            if m.jnt_type[j] >= 2 {
+                pot += spring(k, q[p] - qs[p]);
+                continue;
+            }
+            if m.jnt_type[j] == 0 {
+                // a free joint's translation, then its rotation as a ball joint's
+                let dif = [q[p] - qs[p], q[p + 1] - qs[p + 1], q[p + 2] - qs[p + 2]];
+                pot += spring(k, crate::math::dot3(&dif, &dif).sqrt());
+                p += 3;
+            }
+            // the quaternion difference of the raw qpos (mj_energyPos normalizes a copy it
+            // then leaves unused)
+            let quat = [q[p], q[p + 1], q[p + 2], q[p + 3]];
+            let spring_quat = [qs[p], qs[p + 1], qs[p + 2], qs[p + 3]];
+            let dif = super::integrator::sub_quat(&quat, &spring_quat);
+            pot += spring(k, crate::math::dot3(&dif, &dif).sqrt());
+        }
+        // tendon springs: outside the [lower, upper] rest band
+        for t in 0..m.ntendon {
+            let k = m.tendon_stiffness[t];
+            let len = d.a.ten_length[t];
+            let (lower, upper) = (
+                m.tendon_lengthspring[2 * t],
+                m.tendon_lengthspring[2 * t + 1],
+            );
+            let x = if len > upper {
+                upper - len
+            } else if len < lower {
+                lower - len
+            } else {
+                0.0
+            };
+            pot += spring(k, x);
         }
         for f in 0..m.nflex {
             let k = m.flex_edgestiffness[f];
@@ -39,9 +84,12 @@ pub fn energy(m: &Model, d: &mut Data) {
             }
         }
     }
-    // kinetic: ½ vᵀ M v
+    d.energy[0] = pot;
+}
+
+/// The kinetic energy ½·vᵀ·M·v into `d.energy[1]` (`mj_energyVel`; J).
+pub fn energy_vel(m: &Model, d: &mut Data) {
     let mut mv = crate::data::zeros::<f64>(m.nv);
     super::inertia::mul_m(m, &d.a.M, &d.a.qvel, &mut mv);
-    let kin = 0.5 * crate::math::dot(&mv, &d.a.qvel);
-    d.energy = [pot, kin];
+    d.energy[1] = 0.5 * crate::math::dot(&mv, &d.a.qvel);
 }

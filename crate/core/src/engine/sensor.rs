@@ -92,7 +92,8 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
     // flg_subtreevel and flg_energypos/vel); MuJoCo computes the energy here whether or not
     // the energy flag is on, before its own energy stage; and the accelerations and forces
     // after the solve (flg_rnepost)
-    let (mut subtree, mut energy, mut rnepost) = (false, false, false);
+    let (mut subtree, mut rnepost) = (false, false);
+    let (mut energy_pos, mut energy_vel) = (false, false);
     for i in 0..m.nsensor {
         if m.sensor_needstage[i] != which {
             continue;
@@ -102,9 +103,16 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
                 subtree_vel(m, d);
                 subtree = true;
             }
-            kind::E_POTENTIAL | kind::E_KINETIC if !energy => {
-                super::energy::energy(m, d);
-                energy = true;
+            kind::E_POTENTIAL if !energy_pos => {
+                super::energy::energy_pos(m, d);
+                energy_pos = true;
+            }
+            // with the energy flag on, MuJoCo 3.15.0's kinetic-energy sensor reads the value
+            // its energy stage left at the previous evaluation (that stage runs after the
+            // velocity sensors); with it off, the sensor computes its own
+            kind::E_KINETIC if !energy_vel && !m.opt.enabled(crate::model::enable::ENERGY) => {
+                super::energy::energy_vel(m, d);
+                energy_vel = true;
             }
             kind::ACCELEROMETER
             | kind::FORCE
