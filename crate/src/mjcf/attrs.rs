@@ -57,9 +57,7 @@ impl Element {
         };
         let mut out = Vec::new();
         for tok in text.split_ascii_whitespace() {
-            let v = parse_number(tok).ok_or_else(|| {
-                self.attr_error(name, format!("bad number '{tok}' in attribute '{name}'"))
-            })?;
+            let v = parse_number(tok).map_err(|e| self.attr_error(name, e.message(name, tok)))?;
             out.push(v);
         }
         Ok(Some(out))
@@ -128,9 +126,14 @@ impl Element {
             return Ok(None);
         };
         let t = text.trim();
-        t.parse::<i32>()
-            .map(Some)
-            .map_err(|_| self.attr_error(name, format!("bad integer '{t}' in attribute '{name}'")))
+        t.parse::<i32>().map(Some).map_err(|e| {
+            use std::num::IntErrorKind::{NegOverflow, PosOverflow};
+            let bad = match e.kind() {
+                PosOverflow | NegOverflow => BadNumber::TooLarge,
+                _ => BadNumber::Format,
+            };
+            self.attr_error(name, bad.message(name, t))
+        })
     }
 
     pub fn read_int(&self, name: &str, out: &mut i32) -> Result<()> {
@@ -186,13 +189,7 @@ impl Element {
             }
         }
         let valid: Vec<&str> = map.iter().map(|(k, _)| *k).collect();
-        Err(self.attr_error(
-            name,
-            format!(
-                "invalid keyword '{t}' in attribute '{name}'; valid: {}",
-                valid.join(", ")
-            ),
-        ))
+        Err(self.attr_error(name, invalid_keyword(t, name, &valid)))
     }
 
     pub fn bool(&self, name: &str) -> Result<Option<bool>> {
@@ -211,11 +208,39 @@ impl Element {
     }
 }
 
-fn parse_number(tok: &str) -> Option<f64> {
-    let v = crate::decimal::parse_f64(tok)?;
+/// MuJoCo's words for a keyword it does not know, then which ones the attribute takes.
+pub fn invalid_keyword(word: &str, attr: &str, valid: &[&str]) -> String {
+    format!(
+        "invalid keyword: '{word}' (attribute '{attr}' takes {})",
+        valid.join(", ")
+    )
+}
+
+/// Why a number did not parse.
+enum BadNumber {
+    /// Not a number at all.
+    Format,
+    /// A number past the range of its type.
+    TooLarge,
+}
+
+impl BadNumber {
+    /// MuJoCo's words, then the token that failed.
+    fn message(&self, attr: &str, tok: &str) -> String {
+        match self {
+            BadNumber::Format => format!("bad format in attribute '{attr}' ('{tok}')"),
+            BadNumber::TooLarge => format!("number is too large in attribute '{attr}' ('{tok}')"),
+        }
+    }
+}
+
+fn parse_number(tok: &str) -> std::result::Result<f64, BadNumber> {
+    let v = crate::decimal::parse_f64(tok).ok_or(BadNumber::Format)?;
     if v.is_finite() {
-        Some(v)
+        Ok(v)
+    } else if v.is_nan() || tok.to_ascii_lowercase().contains("inf") {
+        Err(BadNumber::Format)
     } else {
-        None
+        Err(BadNumber::TooLarge)
     }
 }

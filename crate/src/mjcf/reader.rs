@@ -569,7 +569,11 @@ impl<'a> Reader<'a> {
             o.integrator = Integrator::from_mjcf(v.trim()).ok_or_else(|| {
                 e.attr_error(
                     "integrator",
-                    format!("invalid keyword '{v}' in attribute 'integrator'; valid: Euler, RK4, implicit, implicitfast, discrete"),
+                    super::attrs::invalid_keyword(
+                        v,
+                        "integrator",
+                        &["Euler", "RK4", "implicit", "implicitfast", "discrete"],
+                    ),
                 )
             })?;
         }
@@ -593,7 +597,7 @@ impl<'a> Reader<'a> {
             o.solver = Solver::from_mjcf(v.trim()).ok_or_else(|| {
                 e.attr_error(
                     "solver",
-                    format!("invalid keyword '{v}' in attribute 'solver'; valid: PGS, CG, Newton"),
+                    super::attrs::invalid_keyword(v, "solver", &["PGS", "CG", "Newton"]),
                 )
             })?;
         }
@@ -886,10 +890,10 @@ impl<'a> Reader<'a> {
                     self.claim_name(c, "exclude", &c.string("name").unwrap_or_default())?;
                     let b1 = c
                         .string("body1")
-                        .ok_or_else(|| c.error("missing required attribute 'body1'"))?;
+                        .ok_or_else(|| c.error("required attribute missing: 'body1'"))?;
                     let b2 = c
                         .string("body2")
-                        .ok_or_else(|| c.error("missing required attribute 'body2'"))?;
+                        .ok_or_else(|| c.error("required attribute missing: 'body2'"))?;
                     self.spec.excludes.push(ExcludeSpec {
                         body1: b1,
                         body2: b2,
@@ -990,7 +994,7 @@ impl<'a> Reader<'a> {
                     q.eqtype = EqType::Joint;
                     q.name1 = c
                         .string("joint1")
-                        .ok_or_else(|| c.error("missing required attribute 'joint1'"))?;
+                        .ok_or_else(|| c.error("required attribute missing: 'joint1'"))?;
                     q.name2 = c.string("joint2").unwrap_or_default();
                     let mut poly = [0.0, 1.0, 0.0, 0.0, 0.0];
                     c.read_f64s("polycoef", 1, &mut poly)?;
@@ -1009,7 +1013,7 @@ impl<'a> Reader<'a> {
                     };
                     q.name1 = c
                         .string("flex")
-                        .ok_or_else(|| c.error("missing required attribute 'flex'"))?;
+                        .ok_or_else(|| c.error("required attribute missing: 'flex'"))?;
                     if let Some(cell) = c.numbers("cell")? {
                         for (k, v) in cell.iter().take(3).enumerate() {
                             q.data[k] = *v;
@@ -1021,7 +1025,7 @@ impl<'a> Reader<'a> {
                     q.eqtype = EqType::Tendon;
                     q.name1 = c
                         .string("tendon1")
-                        .ok_or_else(|| c.error("missing required attribute 'tendon1'"))?;
+                        .ok_or_else(|| c.error("required attribute missing: 'tendon1'"))?;
                     q.name2 = c.string("tendon2").unwrap_or_default();
                     let mut poly = [0.0, 1.0, 0.0, 0.0, 0.0];
                     c.read_f64s("polycoef", 1, &mut poly)?;
@@ -1389,7 +1393,7 @@ impl<'a> Reader<'a> {
         let mut fc = FlexcompSpec {
             name: e
                 .string("name")
-                .ok_or_else(|| e.error("missing required attribute 'name'"))?,
+                .ok_or_else(|| e.error("required attribute missing: 'name'"))?,
             line: e.line,
             ..Default::default()
         };
@@ -1618,10 +1622,10 @@ fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
     b.explicit_inertial = true;
     b.ipos = e
         .exact_f64s::<3>("pos")?
-        .ok_or_else(|| e.error("missing required attribute 'pos'"))?;
+        .ok_or_else(|| e.error("required attribute missing: 'pos'"))?;
     b.mass = e
         .f64("mass")?
-        .ok_or_else(|| e.error("missing required attribute 'mass'"))?;
+        .ok_or_else(|| e.error("required attribute missing: 'mass'"))?;
     if let Some(o) = read_orientation(e)? {
         b.iorient = o;
     }
@@ -2044,14 +2048,14 @@ fn read_flex(c: &Element) -> Result<FlexSpec> {
     c.read_bool("flatskin", &mut f.flatskin)?;
     f.vertbody = c
         .attr("body")
-        .ok_or_else(|| c.error("missing required attribute 'body'"))?
+        .ok_or_else(|| c.error("required attribute missing: 'body'"))?
         .split_ascii_whitespace()
         .map(|s| s.to_string())
         .collect();
     f.vert = c.numbers("vertex")?.unwrap_or_default();
     f.elem = c
         .ints("element")?
-        .ok_or_else(|| c.error("missing required attribute 'element'"))?;
+        .ok_or_else(|| c.error("required attribute missing: 'element'"))?;
     if let Some(t) = c.numbers("texcoord")? {
         f.texcoord = t.iter().map(|x| *x as f32).collect();
     }
@@ -2122,7 +2126,7 @@ fn read_skin(c: &Element) -> Result<SkinSpec> {
         let mut bone = BoneSpec {
             body: b
                 .string("body")
-                .ok_or_else(|| b.error("missing required attribute 'body'"))?,
+                .ok_or_else(|| b.error("required attribute missing: 'body'"))?,
             bindquat: [1.0, 0.0, 0.0, 0.0],
             ..Default::default()
         };
