@@ -116,15 +116,21 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
     m.tendon_invweight0 = vec![0.0; m.ntendon];
 
     m.nu = spec.actuators.len();
-    for a in &spec.actuators {
+    for (ai, a) in spec.actuators.iter().enumerate() {
         let e = |msg: String| err(msg, "actuator", &a.name, a.line);
+        // MuJoCo 3.15.0 words a missing joint otherwise than a missing tendon or site
+        let not_found = |n: &str| {
+            e(format!(
+                "transmission target '{n}' not found in actuator {ai}"
+            ))
+        };
         let (trntype, id) = match &a.target {
             Transmission::Joint(n) => {
-                let j = m
-                    .names_jnt
-                    .iter()
-                    .position(|x| x == n)
-                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                let j = m.names_jnt.iter().position(|x| x == n).ok_or_else(|| {
+                    e(format!(
+                        "unknown transmission target '{n}' for actuator id = {ai}"
+                    ))
+                })?;
                 if !matches!(m.jnt_type[j], 2 | 3) {
                     return Err(Error::unsupported(
                         "actuators on free and ball joints are not supported by flexlab yet",
@@ -139,7 +145,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                     .names_tendon
                     .iter()
                     .position(|x| x == n)
-                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                    .ok_or_else(|| not_found(n))?;
                 (3, t)
             }
             Transmission::Site(n) => {
@@ -147,7 +153,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                     .names_site
                     .iter()
                     .position(|x| x == n)
-                    .ok_or_else(|| e(format!("unknown transmission target '{n}'")))?;
+                    .ok_or_else(|| not_found(n))?;
                 (SITE, s)
             }
             Transmission::None => return Err(e("invalid actuator transmission type".into())),

@@ -1790,10 +1790,10 @@ fn build(spec: &Spec) -> Result<Model> {
     m.nkey = spec.keys.len();
 
     // ---- contact exclusions
-    for ex in &spec.excludes {
+    for (xi, ex) in spec.excludes.iter().enumerate() {
         let b1 = body_lookup(&ex.body1).ok_or_else(|| {
             cerr_obj(
-                format!("unknown body '{}' in exclude", ex.body1),
+                format!("body '{}' not found in bodypair {xi}", ex.body1),
                 "exclude",
                 "",
                 ex.line,
@@ -1801,7 +1801,7 @@ fn build(spec: &Spec) -> Result<Model> {
         })?;
         let b2 = body_lookup(&ex.body2).ok_or_else(|| {
             cerr_obj(
-                format!("unknown body '{}' in exclude", ex.body2),
+                format!("body '{}' not found in bodypair {xi}", ex.body2),
                 "exclude",
                 "",
                 ex.line,
@@ -2172,8 +2172,9 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         .iter()
                         .position(|n| *n == q.name2)
                         .ok_or_else(|| {
+                            // MuJoCo 3.15.0 numbers the constraint for joint2 alone
                             err(format!(
-                                "unknown element '{}' in equality constraint",
+                                "unknown element '{}' in equality constraint {i}",
                                 q.name2
                             ))
                         })? as i32

@@ -41,6 +41,13 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                 as i32,
         };
         check_object(m, s, objid as usize).map_err(err)?;
+        // a cutoff clamps each value, which would leave a unit vector or quaternion
+        let dtype = datatype_of(s.stype);
+        if s.cutoff > 0.0 && (dtype == datatype::AXIS || dtype == datatype::QUATERNION) {
+            return Err(err(
+                "cutoff applied to axis or quaternion datatype in sensor".into(),
+            ));
+        }
         let adr = m.nsensordata;
         let dim = dim(s.stype);
         m.sensor_type.push(s.stype);

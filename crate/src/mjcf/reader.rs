@@ -1105,6 +1105,12 @@ impl<'a> Reader<'a> {
                     if body == 0 {
                         return Err(c.error("World body cannot have inertia"));
                     }
+                    let n = e.children.iter().filter(|x| x.name == "inertial").count();
+                    if n > 1 {
+                        let msg =
+                            format!("Schema violation: unique element 'inertial' found {n} times");
+                        return Err(e.error(msg));
+                    }
                     read_inertial(c, &mut self.spec.bodies[body])?;
                 }
                 "joint" => {
@@ -1633,12 +1639,17 @@ fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
         b.inertia = d;
     }
     b.fullinertia = e.exact_f64s::<6>("fullinertia")?;
+    if b.fullinertia.is_some() && e.attr("diaginertia").is_some() {
+        // a compiler error in MuJoCo (the body's), not a schema one
+        let msg = "fullinertia and diagonal inertia cannot both be specified";
+        return Err(crate::Error::compile(msg)
+            .at_element("body")
+            .at_line(e.line));
+    }
     if b.fullinertia.is_some() && ORIENT_ATTRS.iter().any(|a| e.attr(a).is_some()) {
         return Err(e.error("fullinertia and inertial orientation cannot both be specified"));
     }
-    if b.fullinertia.is_none() && e.attr("diaginertia").is_none() {
-        return Err(e.error("either diaginertia or fullinertia must be given"));
-    }
+    // neither: a zero inertia, which the compiler refuses on a moving body only
     Ok(())
 }
 
