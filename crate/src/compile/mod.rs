@@ -50,13 +50,13 @@ fn cerr_obj(msg: impl Into<String>, kind: &str, name: &str, line: u32) -> Error 
 /// one of the lower body id first, then every pair stably sorted by body signature, the order
 /// `mj_collision` merges them with the broad phase's body pairs.
 fn compile_pairs(spec: &Spec, m: &mut Model) -> Result<()> {
-    let geom_ids: std::collections::HashMap<&str, usize> = m
-        .names_geom
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| !n.is_empty())
-        .map(|(g, n)| (n.as_str(), g))
-        .collect();
+    // the map type of the flexes' body lookup, so no other hash-table code is built for it
+    let mut geom_ids = std::collections::HashMap::with_capacity(m.ngeom);
+    for (g, n) in m.names_geom.iter().enumerate() {
+        if !n.is_empty() {
+            geom_ids.entry(n.clone()).or_insert(g);
+        }
+    }
     let mut compiled = Vec::with_capacity(spec.pairs.len());
     for (id, p) in spec.pairs.iter().enumerate() {
         let err = |msg: String| cerr_obj(msg, "pair", &p.name, p.line);
@@ -76,8 +76,9 @@ fn compile_pairs(spec: &Spec, m: &mut Model) -> Result<()> {
         let signature = (m.geom_bodyid[g1] << 16) + m.geom_bodyid[g2];
         compiled.push((signature, g1, g2, p));
     }
-    // stable: pairs of one body signature keep the order they were written in
-    compiled.sort_by_key(|c| c.0);
+    // stable: pairs of one body signature keep the order they were written in (the crate's
+    // own sort: the standard one would add 3 kB of wasm for this one element type)
+    crate::sort::sort_by(&mut compiled, |a, b| a.0.cmp(&b.0));
     for (signature, g1, g2, p) in compiled {
         m.pair_dim.push(p.condim);
         m.pair_geom1.push(g1 as i32);
@@ -1244,8 +1245,12 @@ fn build(spec: &Spec) -> Result<Model> {
         // qpos0 / qpos_spring
         let b = &bodies[bi];
         match j.jtype {
-            JointType::Free => key_qpos0.extend(raw_pose(bi).0.into_iter().chain(raw_pose(bi).1)),
-            JointType::Ball => key_qpos0.extend([1.0, 0.0, 0.0, 0.0]),
+            JointType::Free => {
+                let (p, q) = raw_pose(bi);
+                key_qpos0.extend_from_slice(&p);
+                key_qpos0.extend_from_slice(&q);
+            }
+            JointType::Ball => key_qpos0.extend_from_slice(&[1.0, 0.0, 0.0, 0.0]),
             // the reference as written: not turned into radians
             _ => key_qpos0.push(j.reference),
         }

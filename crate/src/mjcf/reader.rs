@@ -34,7 +34,9 @@ pub struct Reader<'a> {
     /// elements read now are in.
     frame: Option<usize>,
     /// Names read so far, per kind of element (see [`Reader::claim_name`]).
-    names: std::collections::HashMap<&'static str, std::collections::HashSet<String>>,
+    /// (One set of "kind NUL name" keys: the type the flexcomp reader's set already is, so the
+    /// browser build holds no other hash-table code for it.)
+    names: std::collections::HashSet<String>,
 }
 
 const ORIENT_ATTRS: [&str; 5] = ["quat", "axisangle", "xyaxes", "zaxis", "euler"];
@@ -258,8 +260,7 @@ impl<'a> Reader<'a> {
         if name.is_empty() {
             return Ok(());
         }
-        let names = self.names.entry(kind).or_default();
-        if !names.insert(name.to_string()) {
+        if !self.names.insert(format!("{kind}\0{name}")) {
             let msg = format!("Error: repeated name '{name}' in {kind}");
             return Err(e.attr_error("name", msg));
         }
@@ -375,7 +376,7 @@ impl<'a> Reader<'a> {
                 }
                 super::actuation::read_tendon(t, &mut ts, false)?;
                 super::actuation::read_tendon_joints(t, &mut ts)?;
-                self.claim_name(t, "tendon", &ts.name.clone())?;
+                self.claim_name(t, "tendon", &ts.name)?;
                 self.spec.tendons.push(ts);
             }
         }
@@ -389,7 +390,7 @@ impl<'a> Reader<'a> {
                 if spec.target == Transmission::None {
                     return Err(a.error("invalid actuator transmission type"));
                 }
-                self.claim_name(a, "actuator", &spec.name.clone())?;
+                self.claim_name(a, "actuator", &spec.name)?;
                 self.spec.actuators.push(spec);
             }
         }
@@ -1044,7 +1045,7 @@ impl<'a> Reader<'a> {
             c.read_bool("active", &mut q.active)?;
             c.read_f64s("solref", 1, &mut q.solref)?;
             c.read_f64s("solimp", 1, &mut q.solimp)?;
-            self.claim_name(c, "equality", &q.name.clone())?;
+            self.claim_name(c, "equality", &q.name)?;
             self.spec.equalities.push(q);
         }
         Ok(())
@@ -1089,7 +1090,7 @@ impl<'a> Reader<'a> {
             k.mquat = c.numbers("mquat")?;
             k.ctrl = c.numbers("ctrl")?;
             k.act = c.numbers("act")?;
-            self.claim_name(c, "key", &k.name.clone())?;
+            self.claim_name(c, "key", &k.name)?;
             self.spec.keys.push(k);
         }
         Ok(())
@@ -1123,7 +1124,7 @@ impl<'a> Reader<'a> {
                     j.line = c.line;
                     j.frame = self.frame;
                     self.suffix_name(&mut j.name);
-                    self.claim_name(c, "joint", &j.name.clone())?;
+                    self.claim_name(c, "joint", &j.name)?;
                     self.spec.add_joint(body, j);
                 }
                 "freejoint" => {
@@ -1144,7 +1145,7 @@ impl<'a> Reader<'a> {
                     {
                         j.align = v;
                     }
-                    self.claim_name(c, "joint", &j.name.clone())?;
+                    self.claim_name(c, "joint", &j.name)?;
                     self.spec.add_joint(body, j);
                 }
                 "geom" => {
@@ -1163,7 +1164,7 @@ impl<'a> Reader<'a> {
                         g.plugin = Some(super::composite::element_plugin(p, &mut self.spec)?.0);
                     }
                     self.suffix_name(&mut g.name);
-                    self.claim_name(c, "geom", &g.name.clone())?;
+                    self.claim_name(c, "geom", &g.name)?;
                     self.spec.add_geom(body, g);
                 }
                 "site" => {
@@ -1173,7 +1174,7 @@ impl<'a> Reader<'a> {
                     s.line = c.line;
                     s.frame = self.frame;
                     self.suffix_name(&mut s.name);
-                    self.claim_name(c, "site", &s.name.clone())?;
+                    self.claim_name(c, "site", &s.name)?;
                     self.spec.add_site(body, s);
                 }
                 "camera" => {
@@ -1188,7 +1189,7 @@ impl<'a> Reader<'a> {
                     v.orient = read_orientation(c)?.unwrap_or_default();
                     c.read_f64("fovy", &mut v.fovy)?;
                     self.suffix_name(&mut v.name);
-                    self.claim_name(c, "camera", &v.name.clone())?;
+                    self.claim_name(c, "camera", &v.name)?;
                     self.spec.cameras.push(v);
                 }
                 "light" => {
@@ -1202,7 +1203,7 @@ impl<'a> Reader<'a> {
                     c.read_f64s("pos", 3, &mut v.pos)?;
                     c.read_f64s("dir", 3, &mut v.dir)?;
                     self.suffix_name(&mut v.name);
-                    self.claim_name(c, "light", &v.name.clone())?;
+                    self.claim_name(c, "light", &v.name)?;
                     self.spec.lights.push(v);
                 }
                 "flexcomp" => self.flexcomp(c, body)?,

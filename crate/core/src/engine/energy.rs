@@ -11,6 +11,16 @@ fn spring(k: f64, x: f64) -> f64 {
     0.5 * k * (x * x)
 }
 
+/// The angle between a joint's quaternion and its spring quaternion (rad). Out of line: the
+/// step inlines the quaternion difference where it is hot, this is not.
+#[inline(never)]
+fn rotation(q: &[f64], spring: &[f64]) -> f64 {
+    let quat = [q[0], q[1], q[2], q[3]];
+    let spring = [spring[0], spring[1], spring[2], spring[3]];
+    let dif = super::integrator::sub_quat(&quat, &spring);
+    crate::math::dot3(&dif, &dif).sqrt()
+}
+
 /// Fills `d.energy` = [potential, kinetic] (J), as the energy flag has MuJoCo do each step.
 pub fn energy(m: &Model, d: &mut Data) {
     energy_pos(m, d);
@@ -47,10 +57,7 @@ pub fn energy_pos(m: &Model, d: &mut Data) {
             }
             // the quaternion difference of the raw qpos (mj_energyPos normalizes a copy it
             // then leaves unused)
-            let quat = [q[p], q[p + 1], q[p + 2], q[p + 3]];
-            let spring_quat = [qs[p], qs[p + 1], qs[p + 2], qs[p + 3]];
-            let dif = super::integrator::sub_quat(&quat, &spring_quat);
-            pot += spring(k, crate::math::dot3(&dif, &dif).sqrt());
+            pot += spring(k, rotation(&q[p..p + 4], &qs[p..p + 4]));
         }
         // tendon springs: outside the [lower, upper] rest band
         for t in 0..m.ntendon {
