@@ -297,6 +297,9 @@ pub struct Data {
     pub time: f64,
     /// Potential and kinetic energy (J), as MuJoCo computes them (flex elasticity excluded).
     pub energy: [f64; 2],
+    /// M·qvel for the kinetic energy (the energy flag and sensors compute it each step, and
+    /// the step allocates nothing).
+    pub(crate) energy_mv: Vec<f64>,
     pub warning: [WarningStat; NWARNING],
     /// Number of detected contacts.
     pub ncon: usize,
@@ -447,6 +450,7 @@ impl Data {
         let mut d = Data {
             time: 0.0,
             energy: [0.0; 2],
+            energy_mv: crate::data::zeros(m.nv),
             warning: [WarningStat::default(); NWARNING],
             ncon: 0,
             nefc: 0,

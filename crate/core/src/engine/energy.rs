@@ -96,7 +96,8 @@ pub fn energy_pos(m: &Model, d: &mut Data) {
 
 /// The kinetic energy ½·vᵀ·M·v into `d.energy[1]` (`mj_energyVel`; J).
 pub fn energy_vel(m: &Model, d: &mut Data) {
-    let mut mv = crate::data::zeros::<f64>(m.nv);
+    let mut mv = std::mem::take(&mut d.energy_mv);
     super::inertia::mul_m(m, &d.a.M, &d.a.qvel, &mut mv);
     d.energy[1] = 0.5 * crate::math::dot(&mv, &d.a.qvel);
+    d.energy_mv = mv;
 }
