@@ -186,8 +186,6 @@ pub struct JointSpec {
     pub group: i32,
     pub limited: TriState,
     pub range: [f64; 2],
-    /// True when `range` was given explicitly (drives `autolimits`).
-    pub range_set: bool,
     /// Whether the actuators' total force on the joint is clamped to `actfrcrange`.
     pub actfrclimited: TriState,
     /// Range of the actuators' total force on the joint (N or N·m).
@@ -221,7 +219,6 @@ impl Default for JointSpec {
             group: 0,
             limited: TriState::Auto,
             range: [0.0, 0.0],
-            range_set: false,
             actfrclimited: TriState::Auto,
             actfrcrange: [0.0, 0.0],
             solref_limit: [0.02, 1.0],
@@ -539,7 +536,6 @@ pub struct TendonSpec {
     pub armature: f64,
     pub limited: TriState,
     pub range: [f64; 2],
-    pub range_set: bool,
     pub margin: f64,
     pub solref_limit: [f64; 2],
     pub solimp_limit: [f64; 5],
@@ -561,7 +557,6 @@ impl Default for TendonSpec {
             armature: 0.0,
             limited: TriState::Auto,
             range: [0.0, 0.0],
-            range_set: false,
             margin: 0.0,
             solref_limit: [0.02, 1.0],
             solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
@@ -607,10 +602,8 @@ pub struct ActuatorSpec {
     pub gear: [f64; 6],
     pub ctrllimited: TriState,
     pub ctrlrange: [f64; 2],
-    pub ctrlrange_set: bool,
     pub forcelimited: TriState,
     pub forcerange: [f64; 2],
-    pub forcerange_set: bool,
     /// `mjtGain`: 0 fixed, 1 affine.
     pub gaintype: i32,
     /// `mjtBias`: 0 none, 1 affine.
@@ -620,7 +613,6 @@ pub struct ActuatorSpec {
     /// The activation's clamp and whether the force reads the next step's activation.
     pub actlimited: TriState,
     pub actrange: [f64; 2],
-    pub actrange_set: bool,
     pub actearly: bool,
     pub gainprm: [f64; 10],
     pub biasprm: [f64; 10],
@@ -642,15 +634,12 @@ impl Default for ActuatorSpec {
             gear: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             actlimited: TriState::Auto,
             actrange: [0.0, 0.0],
-            actrange_set: false,
             actearly: false,
             group: 0,
             ctrllimited: TriState::Auto,
             ctrlrange: [0.0, 0.0],
-            ctrlrange_set: false,
             forcelimited: TriState::Auto,
             forcerange: [0.0, 0.0],
-            forcerange_set: false,
             gaintype: 0,
             biastype: 0,
             dyntype: 0,

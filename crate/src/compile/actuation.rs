@@ -21,7 +21,7 @@ fn err(msg: String, element: &str, name: &str, line: u32) -> Error {
 
 /// Whether a range limits (`checklimited` + `islimited`): "auto" limits when the range is
 /// increasing, and is an error without `autolimits` when the range is not zero.
-fn resolve_limited(
+pub(super) fn resolve_limited(
     limited: TriState,
     range: [f64; 2],
     autolimits: bool,

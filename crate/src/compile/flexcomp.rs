@@ -1143,7 +1143,6 @@ fn spec_joint_default(spec: &Spec, body: usize) -> JointSpec {
         .cloned()
         .unwrap_or_default();
     j.name.clear();
-    j.range_set = false;
     j
 }
 

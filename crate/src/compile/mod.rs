@@ -1159,17 +1159,8 @@ fn build(spec: &Spec) -> Result<Model> {
         };
         let mut limited = match j.jtype {
             JointType::Free => false,
-            _ => match j.limited {
-                TriState::True => true,
-                TriState::False => false,
-                TriState::Auto => {
-                    let hasrange = !(j.range[0] == 0.0 && j.range[1] == 0.0);
-                    if !c.autolimits && hasrange {
-                        return Err(err("joint has `range` but not `limited`. set the autolimits=\"true\" compiler option, specify `limited` explicitly (\"true\" or \"false\"), or remove the `range` attribute.".into()));
-                    }
-                    j.range[0] < j.range[1]
-                }
-            },
+            _ => actuation::resolve_limited(j.limited, j.range, c.autolimits, "joint", "range")
+                .map_err(err)?,
         };
         if j.jtype == JointType::Free && j.limited == TriState::True {
             return Err(err("limits should not be defined in free joint".into()));
@@ -1192,16 +1183,16 @@ fn build(spec: &Spec) -> Result<Model> {
             limited = false;
         }
         // the actuators' force on the joint: never limited on free and ball joints
-        let actfrclimited = match (j.jtype, j.actfrclimited) {
-            (JointType::Free | JointType::Ball, _) | (_, TriState::False) => false,
-            (_, TriState::True) => true,
-            (_, TriState::Auto) => {
-                let hasrange = !(j.actfrcrange[0] == 0.0 && j.actfrcrange[1] == 0.0);
-                if !c.autolimits && hasrange {
-                    return Err(err("joint has `actuatorfrcrange` but not `actuatorfrclimited`. set the autolimits=\"true\" compiler option, specify `actuatorfrclimited` explicitly (\"true\" or \"false\"), or remove the `actuatorfrcrange` attribute.".into()));
-                }
-                j.actfrcrange[0] < j.actfrcrange[1]
-            }
+        let actfrclimited = match j.jtype {
+            JointType::Free | JointType::Ball => false,
+            _ => actuation::resolve_limited(
+                j.actfrclimited,
+                j.actfrcrange,
+                c.autolimits,
+                "joint",
+                "actuatorfrcrange",
+            )
+            .map_err(err)?,
         };
         if actfrclimited && j.actfrcrange[0] >= j.actfrcrange[1] {
             return Err(err(

@@ -87,10 +87,7 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
                 && !m.exclude_signature.contains(&sig)
         });
         if with_flex || with_geom.is_some() {
-            let label = |g: usize| {
-                let name = m.names_geom.get(g).filter(|n| !n.is_empty());
-                name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
-            };
+            let label = |g: usize| geom_label(m, g);
             let id = label(g);
             let refusal = with_geom
                 .filter(|_| !is_sdf)
@@ -122,10 +119,7 @@ pub fn check_supported(m: &Model) -> crate::Result<()> {
     for p in 0..m.npair {
         let (g1, g2) = (m.pair_geom1[p] as usize, m.pair_geom2[p] as usize);
         if let Some(what) = explicit_pair_refusal(m, g1, g2) {
-            let label = |g: usize| {
-                let name = m.names_geom.get(g).filter(|n| !n.is_empty());
-                name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
-            };
+            let label = |g: usize| geom_label(m, g);
             return Err(crate::Error::unsupported(format!(
                 "{what} is not supported by flexlab yet (the contact pair of {} and {}; remove \
                  the pair to step it)",
@@ -168,6 +162,12 @@ fn explicit_pair_refusal(m: &Model, g1: usize, g2: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// How a refusal names geom `g`: by its name, else by its id.
+fn geom_label(m: &Model, g: usize) -> String {
+    let name = m.names_geom.get(g).filter(|n| !n.is_empty());
+    name.map_or(format!("geom {g}"), |n| format!("geom '{n}'"))
 }
 
 /// MJCF name of a geom type.

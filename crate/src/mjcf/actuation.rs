@@ -64,9 +64,7 @@ pub fn read_tendon(e: &Element, t: &mut TendonSpec, in_default: bool) -> Result<
         t.name = n;
     }
     tristate(e, "limited", &mut t.limited)?;
-    if e.read_f64s("range", 2, &mut t.range)? {
-        t.range_set = true;
-    }
+    e.read_f64s("range", 2, &mut t.range)?;
     e.read_f64s("solreflimit", 1, &mut t.solref_limit)?;
     e.read_f64s("solimplimit", 1, &mut t.solimp_limit)?;
     e.read_f64s("solreffriction", 1, &mut t.solref_friction)?;
@@ -259,16 +257,10 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
     e.read_int("group", &mut a.group)?;
     tristate(e, "ctrllimited", &mut a.ctrllimited)?;
     tristate(e, "forcelimited", &mut a.forcelimited)?;
-    if e.read_f64s("ctrlrange", 2, &mut a.ctrlrange)? {
-        a.ctrlrange_set = true;
-    }
-    if e.read_f64s("forcerange", 2, &mut a.forcerange)? {
-        a.forcerange_set = true;
-    }
+    e.read_f64s("ctrlrange", 2, &mut a.ctrlrange)?;
+    e.read_f64s("forcerange", 2, &mut a.forcerange)?;
     tristate(e, "actlimited", &mut a.actlimited)?;
-    if e.read_f64s("actrange", 2, &mut a.actrange)? {
-        a.actrange_set = true;
-    }
+    e.read_f64s("actrange", 2, &mut a.actrange)?;
     e.read_bool("actearly", &mut a.actearly)?;
     e.read_f64s("gear", 1, &mut a.gear)?;
     let targets = [e.string("joint"), e.string("tendon"), e.string("site")];

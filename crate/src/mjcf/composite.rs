@@ -257,9 +257,7 @@ fn read_joint(j: &Element, out: &mut JointSpec) -> Result<()> {
     j.read_f64("armature", &mut out.armature)?;
     // type/axis only matter for particles; limited is read by MuJoCo from the composite
     // element itself (which has no such attribute), so neither changes a cable
-    if j.read_f64s("range", 2, &mut out.range)? {
-        out.range_set = true;
-    }
+    j.read_f64s("range", 2, &mut out.range)?;
     j.read_f64("margin", &mut out.margin)?;
     j.read_f64s("solreflimit", 1, &mut out.solref_limit)?;
     j.read_f64s("solimplimit", 1, &mut out.solimp_limit)?;

@@ -1733,9 +1733,7 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     if let Some(x) = e.linear_coef("damping", "polynomial joint damping")? {
         j.damping = x;
     }
-    if e.read_f64s("range", 2, &mut j.range)? {
-        j.range_set = true;
-    }
+    e.read_f64s("range", 2, &mut j.range)?;
     e.read_f64("margin", &mut j.margin)?;
     e.read_f64("ref", &mut j.reference)?;
     e.read_f64("springref", &mut j.springref)?;
