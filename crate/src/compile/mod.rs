@@ -286,7 +286,10 @@ pub fn compile(spec: &Spec) -> Result<Model> {
         .iter()
         .map(|p| (p.plugin == crate::engine::cable::CABLE_PLUGIN).then_some(p.config.as_slice()))
         .collect();
-    m.cable = crate::engine::cable::init(&m, &configs, crate::decimal::parse_f64)?;
+    if configs.iter().any(Option::is_some) {
+        let mut d = crate::Data::new(&m);
+        m.cable = crate::engine::cable::init(&m, &mut d, &configs, crate::decimal::parse_f64)?;
+    }
     m.plugin_torus = spec
         .plugins
         .iter()

@@ -71,11 +71,14 @@ fn quat_at(v: &[f64], adr: usize) -> Quat {
 }
 
 /// Builds every cable instance of the model (the plugin's `init`), with `configs[k]` the
-/// config of instance k (`None` for instances of other plugins). Fails as MuJoCo's `mj_makeData` does when a stiffness is not a
-/// number.
+/// config of instance k (`None` for instances of other plugins), and `d` a fresh `Data` of `m`
+/// for the reference pose: the caller owns it, so that the browser build has one copy of
+/// `Data`'s drop code, not one per crate. Fails as MuJoCo's `mj_makeData` does when a stiffness
+/// is not a number.
 #[cold]
 pub fn init(
     m: &Model,
+    d: &mut Data,
     configs: &[Option<&[(String, String)]>],
     parse: crate::ParseF64,
 ) -> Result<Vec<Cable>> {
@@ -83,9 +86,8 @@ pub fn init(
     if configs.iter().all(Option::is_none) {
         return Ok(cables);
     }
-    let mut d = Data::new(m);
     d.a.qpos.copy_from_slice(&m.qpos0);
-    kinematics::kinematics(m, &mut d);
+    kinematics::kinematics(m, d);
     for (instance, config) in configs.iter().enumerate() {
         // instances of other plugins (the SDF shapes) have no cable state
         let Some(config) = config else {
