@@ -263,13 +263,16 @@ pub fn read_actuator(e: &Element, a: &mut ActuatorSpec, in_default: bool) -> Res
     e.read_f64s("actrange", 2, &mut a.actrange)?;
     e.read_bool("actearly", &mut a.actearly)?;
     e.read_f64s("gear", 1, &mut a.gear)?;
-    let targets = [e.string("joint"), e.string("tendon"), e.string("site")];
-    match targets {
-        [Some(j), None, None] => a.target = Transmission::Joint(j),
-        [None, Some(t), None] => a.target = Transmission::Tendon(t),
-        [None, None, Some(s)] => a.target = Transmission::Site(s),
-        [None, None, None] => {}
-        _ => return Err(e.error("actuator can have only one transmission target")),
+    // MuJoCo's reader takes joint, then tendon, then site, each one written replacing the
+    // target before it: with two of them the later one is the transmission
+    if let Some(j) = e.string("joint") {
+        a.target = Transmission::Joint(j);
+    }
+    if let Some(t) = e.string("tendon") {
+        a.target = Transmission::Tendon(t);
+    }
+    if let Some(s) = e.string("site") {
+        a.target = Transmission::Site(s);
     }
     match e.name.as_str() {
         "general" => {

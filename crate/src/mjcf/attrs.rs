@@ -50,9 +50,10 @@ impl Element {
         Ok(Some(v.first().copied().unwrap_or(0.0)))
     }
 
-    /// All numbers of a numeric attribute.
+    /// All numbers of a numeric attribute; an empty (or blank) one is absent, as MuJoCo's
+    /// ReadAttr reads no number from it and leaves the default (`pos=""`, `timestep=" "`).
     pub fn numbers(&self, name: &str) -> Result<Option<Vec<f64>>> {
-        let Some(text) = self.attr(name) else {
+        let Some(text) = self.attr(name).filter(|t| !t.trim_ascii().is_empty()) else {
             return Ok(None);
         };
         let mut out = Vec::new();
@@ -122,7 +123,7 @@ impl Element {
 
     /// An integer attribute.
     pub fn int(&self, name: &str) -> Result<Option<i32>> {
-        let Some(text) = self.attr(name) else {
+        let Some(text) = self.attr(name).filter(|t| !t.trim_ascii().is_empty()) else {
             return Ok(None);
         };
         let t = text.trim();

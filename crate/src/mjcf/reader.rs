@@ -444,7 +444,8 @@ impl<'a> Reader<'a> {
         e.read_bool("balanceinertia", &mut c.balanceinertia)?;
         e.read_bool("discardvisual", &mut c.discardvisual)?;
         e.read_bool("alignfree", &mut c.alignfree)?;
-        if e.attr("coordinate").is_some() {
+        // "local" is the only frame MuJoCo 3.15.0 still reads (and its default)
+        if e.keyword("coordinate", &[("local", false), ("global", true)])? == Some(true) {
             return Err(e.attr_error(
                 "coordinate",
                 "global coordinates no longer supported. To convert existing models, load and save them in MuJoCo 2.3.3 or older",
@@ -1640,7 +1641,7 @@ fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
         b.inertia = d;
     }
     b.fullinertia = e.exact_f64s::<6>("fullinertia")?;
-    if b.fullinertia.is_some() && e.attr("diaginertia").is_some() {
+    if b.fullinertia.is_some() && e.numbers("diaginertia")?.is_some() {
         // a compiler error in MuJoCo (the body's), not a schema one
         let msg = "fullinertia and diagonal inertia cannot both be specified";
         return Err(crate::Error::compile(msg)
