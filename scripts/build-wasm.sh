@@ -33,15 +33,42 @@ wasm-bindgen --target web --out-dir web/src/wasm target/wasm32-unknown-unknown/w
 # the browser (0.3 kB).
 # The core's constructors, drops and Model/Data accessors (once per load or per query, never
 # per step: the step's own loops read the arrays) are left out of line as well (0.4 kB).
-# The patterns match wasm-bindgen's function names (its output keeps the name section).
-COLD=('flexlab::*' 'roxmltree::*' 'hashbrown::*' 'alloc::collections::*' 'alloc::raw_vec::*'
-  'alloc::fmt::*' 'alloc::string::*' 'alloc::vec::*' 'core::fmt::*'
-  'flexlab_core::*::new' 'core::ptr::drop_in_place*' 'flexlab_core::data::*'
-  'flexlab_core::model::*' 'flexlab_core::fields::*'
-  '<flexlab_core::model::Model as core::default::Default>::default')
+# The patterns match wasm-bindgen's function names (its output keeps the name section), which
+# are rustc's v0 names: every crate carries its disambiguator, `flexlab[10f79df785e1d14c]::…`,
+# and methods and trait items start with `<` (`<alloc[…]::vec::Vec<f64>>::extend_with`), hence
+# `[*]` and the `<` forms. Written as `flexlab::*`, as they were before, they matched nothing once
+# the toolchain printed v0 names, and the build grew unnoticed: 500.1 -> 490.4 kB gzip with
+# the patterns matching again. The `<` forms add the methods of the once-per-load crates, which
+# the old names never reached: the Reader's and the bindings' methods, roxmltree's, and the
+# collections' (Vec, String, BTreeMap, hashbrown), whose step-time uses LLVM inlines before
+# wasm-opt runs (the step does not allocate).
+COLD=('flexlab[*]::*' '<flexlab[*]::*' 'roxmltree[*]::*' '<roxmltree[*]::*' '<hashbrown[*]::*'
+  'alloc[*]::collections::*' '<alloc[*]::collections::*' 'alloc[*]::raw_vec::*'
+  '<alloc[*]::raw_vec::*' 'alloc[*]::fmt::*' 'alloc[*]::string::*' '<alloc[*]::string::*'
+  'alloc[*]::vec::*' '<alloc[*]::vec::*' 'core[*]::fmt::*' '<flexlab_core[*]::*>::new'
+  'core[*]::ptr::drop_in_place*' 'flexlab_core[*]::data::*' '<flexlab_core[*]::data::Data>::*'
+  '<flexlab_core[*]::model::Model>::*' '<flexlab_core[*]::fields::*'
+  '<flexlab_core[*]::model::Model as core[*]::default::Default>::default')
 NO_INLINE=()
 if [ -z "${FLEXLAB_INLINE_COLD:-}" ]; then
   for pattern in "${COLD[@]}"; do NO_INLINE+=("--no-inline=$pattern"); done
+  # every pattern must still name a function: a toolchain that prints names otherwise would
+  # leave the build silently bigger (wasm-opt's wildcard: '*' is any run of characters)
+  node_modules/.bin/wasm-opt web/src/wasm/flexlab_bg.wasm --print-function-map --enable-simd \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    > target/wasm-function-names.txt
+  node -e "
+const names = require('fs').readFileSync('target/wasm-function-names.txt', 'utf8')
+  .split('\\n').map((l) => l.slice(l.indexOf(':') + 1));
+const dead = process.argv.slice(1).filter((p) => {
+  const re = new RegExp('^' + p.split('*').map((s) => s.replace(/[.*+?^\${}()|[\\]\\\\]/g, '\\\\$&')).join('.*') + '\$');
+  return !names.some((n) => re.test(n));
+});
+if (dead.length) {
+  console.error('build-wasm: these --no-inline patterns match no function name: ' + dead.join(', '));
+  process.exit(1);
+}" "${COLD[@]}"
 fi
 node_modules/.bin/wasm-opt "${NO_INLINE[@]}" -O3 --converge --strip-producers --strip-target-features --low-memory-unused --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
