@@ -160,7 +160,7 @@ test('a model dropped with the files it includes and reads is loaded; alone, it 
   // the model alone: MuJoCo's message names the included file, and the sandbox says what to do
   await drop(files.slice(0, 1));
   await page.waitForFunction(() => window.__flexlab.state.errors === 1);
-  await expect(page.getByRole('alert')).toContainText("could not read included file 'floor.xml'");
+  await expect(page.getByRole('alert')).toContainText("Error opening file 'floor.xml'");
   await expect(page.getByRole('alert')).not.toContainText(", file '"); // the pasted text has no file name
   await expect(page.locator('details.sandbox').getByRole('status')).toHaveText(/files it includes or reads/);
 

@@ -53,7 +53,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
     // MuJoCo's mj_setConst names a joint's actuator only for actuators with damping or
     // armature, which the parser refuses as not supported yet: every joint has none (-1)
     m.jnt_actuatorid = vec![-1; m.njnt];
-    for t in &spec.tendons {
+    for (ti, t) in spec.tendons.iter().enumerate() {
         let e = |msg: String| err(msg, "tendon", &t.name, t.line);
         if t.spatial {
             return Err(
@@ -64,13 +64,18 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
         }
         m.tendon_adr.push(m.wrap_type.len() as i32);
         m.tendon_num.push(t.joints.len() as i32);
+        if t.joints.is_empty() {
+            let name = &t.name;
+            return Err(e(format!(
+                "tendon '{name}' (id = {ti}): path cannot be empty"
+            )));
+        }
         let mut cols: Vec<(usize, f64)> = Vec::new();
-        for (jn, coef) in &t.joints {
-            let j = m
-                .names_jnt
-                .iter()
-                .position(|n| n == jn)
-                .ok_or_else(|| e(format!("unknown joint '{jn}' in tendon")))?;
+        for (wi, (jn, coef)) in t.joints.iter().enumerate() {
+            let j =
+                m.names_jnt.iter().position(|n| n == jn).ok_or_else(|| {
+                    e(format!("joint '{jn}' not found in tendon {ti}, wrap {wi}"))
+                })?;
             if !matches!(m.jnt_type[j], 2 | 3) {
                 return Err(e(
                     "only HINGE and SLIDE joint allowed in fixed tendon".into()

@@ -1290,31 +1290,23 @@ fn build(spec: &Spec) -> Result<Model> {
     }
     for (i, b) in bodies.iter_mut().enumerate() {
         b.dofnum = m.body_dofnum[i] as usize;
-        let nfree = b
-            .joints
-            .iter()
-            .filter(|&&j| spec.joints[j].jtype == JointType::Free)
-            .count();
         let sb = &spec.bodies[b.spec];
-        if nfree > 1 || (nfree == 1 && b.joints.len() > 1) {
-            return Err(cerr_obj(
-                "free joint can only appear by itself",
-                "body",
-                &sb.name,
-                sb.line,
-            ));
-        }
-        if nfree == 1 && b.parent != 0 {
-            return Err(cerr_obj(
-                "free joint can only be used on top level",
-                "body",
-                &sb.name,
-                sb.line,
-            ));
-        }
+        // a free joint beside any other joint makes more than 6 dofs: MuJoCo says so first
         if b.dofnum > 6 {
             return Err(cerr_obj(
                 format!("more than 6 dofs in body '{}'", sb.name),
+                "body",
+                &sb.name,
+                sb.line,
+            ));
+        }
+        let free = b
+            .joints
+            .iter()
+            .any(|&j| spec.joints[j].jtype == JointType::Free);
+        if free && b.parent != 0 {
+            return Err(cerr_obj(
+                "free joint can only be used on top level",
                 "body",
                 &sb.name,
                 sb.line,

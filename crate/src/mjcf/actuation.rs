@@ -102,13 +102,11 @@ pub fn read_tendon_joints(e: &Element, t: &mut TendonSpec) -> Result<()> {
                 .ok_or_else(|| c.error(format!("required attribute missing: '{attr}'")))
         };
         let joint = required("joint")?;
-        required("coef")?;
-        let mut coef = 0.0;
-        c.read_f64("coef", &mut coef)?;
+        // an empty coef is missing to MuJoCo as well
+        let coef = c
+            .f64("coef")?
+            .ok_or_else(|| c.error("required attribute missing: 'coef'"))?;
         t.joints.push((joint, coef));
-    }
-    if t.joints.is_empty() {
-        return Err(e.error("tendon with no joints"));
     }
     Ok(())
 }

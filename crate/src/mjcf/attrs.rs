@@ -14,6 +14,32 @@ impl Element {
                 ));
             }
         }
+        self.check_presence()
+    }
+
+    /// MuJoCo's schema presence constraints on this element (`mjXSchema::CheckConstraints`),
+    /// checked where its schema checks them: after the attribute names, before any value is
+    /// read. An attribute counts when it is written, even empty.
+    pub fn check_presence(&self) -> Result<()> {
+        for rule in PRESENCE {
+            if rule.element != self.name {
+                continue;
+            }
+            let (mut any, mut all) = (0, 0);
+            for bundle in rule.bundles {
+                let n = bundle.iter().filter(|a| self.attr(a).is_some()).count();
+                any += (n > 0) as usize;
+                all += (n == bundle.len()) as usize;
+            }
+            let broken = match rule.kind {
+                Presence::Exclusive => any > 1,
+                Presence::OneOf => all == 0,
+                Presence::Together => any != 0 && all != rule.bundles.len(),
+            };
+            if broken {
+                return Err(self.error(rule.message()));
+            }
+        }
         Ok(())
     }
 
@@ -127,6 +153,9 @@ impl Element {
             return Ok(None);
         };
         let t = text.trim();
+        if t.split_ascii_whitespace().nth(1).is_some() {
+            return Err(self.attr_error(name, format!("attribute '{name}' has too much data")));
+        }
         t.parse::<i32>().map(Some).map_err(|e| {
             use std::num::IntErrorKind::{NegOverflow, PosOverflow};
             let bad = match e.kind() {
@@ -168,10 +197,12 @@ impl Element {
     pub fn int3(&self, name: &str, out: &mut [i32; 3]) -> Result<()> {
         if let Some(v) = self.ints(name)? {
             if v.len() != 3 {
-                return Err(self.attr_error(
-                    name,
-                    format!("attribute '{name}' must have 3 values, got {}", v.len()),
-                ));
+                let off = if v.len() > 3 {
+                    "has too much data"
+                } else {
+                    "does not have enough data"
+                };
+                return Err(self.attr_error(name, format!("attribute '{name}' {off}")));
             }
             out.copy_from_slice(&v);
         }
@@ -210,6 +241,140 @@ impl Element {
 }
 
 /// MuJoCo's words for a keyword it does not know, then which ones the attribute takes.
+/// How the bundles of a presence constraint may appear.
+#[derive(Clone, Copy)]
+enum Presence {
+    /// At most one bundle has any attribute written.
+    Exclusive,
+    /// At least one bundle is written whole.
+    OneOf,
+    /// All of the (single-attribute) bundles, or none.
+    Together,
+}
+
+/// One of MuJoCo 3.15.0's presence constraints (`MJCF_constraints`): its attribute bundles.
+struct Rule {
+    element: &'static str,
+    kind: Presence,
+    bundles: &'static [&'static [&'static str]],
+}
+
+impl Rule {
+    /// MuJoCo's words for a broken rule, bundles quoted as `'a'` or `('a', 'b')`.
+    #[cold]
+    #[inline(never)]
+    fn message(&self) -> String {
+        let (head, tail) = match self.kind {
+            Presence::Exclusive => ("at most one of ", " can be specified"),
+            Presence::OneOf => ("one of ", " must be specified"),
+            Presence::Together => ("attributes ", " must be specified together"),
+        };
+        let mut msg = String::from("Schema violation: ");
+        msg.push_str(head);
+        for (i, bundle) in self.bundles.iter().enumerate() {
+            if i > 0 {
+                msg.push_str(", ");
+            }
+            let group = bundle.len() > 1;
+            if group {
+                msg.push('(');
+            }
+            for (j, a) in bundle.iter().enumerate() {
+                if j > 0 {
+                    msg.push_str(", ");
+                }
+                msg.push('\'');
+                msg.push_str(a);
+                msg.push('\'');
+            }
+            if group {
+                msg.push(')');
+            }
+        }
+        msg.push_str(tail);
+        msg
+    }
+}
+
+/// The presence constraints on the elements flexlab reads, in MuJoCo's order.
+const PRESENCE: &[Rule] = &[
+    Rule {
+        element: "size",
+        kind: Presence::Exclusive,
+        bundles: &[&["memory"], &["nstack"]],
+    },
+    Rule {
+        element: "size",
+        kind: Presence::Exclusive,
+        bundles: &[&["memory"], &["njmax"]],
+    },
+    Rule {
+        element: "camera",
+        kind: Presence::Exclusive,
+        bundles: &[&["fovy"], &["sensorsize"]],
+    },
+    Rule {
+        element: "light",
+        kind: Presence::Exclusive,
+        bundles: &[&["directional"], &["type"]],
+    },
+    Rule {
+        element: "mesh",
+        kind: Presence::Exclusive,
+        bundles: &[&["builtin"], &["file"]],
+    },
+    Rule {
+        element: "mesh",
+        kind: Presence::Exclusive,
+        bundles: &[&["builtin"], &["vertex"]],
+    },
+    Rule {
+        element: "inertial",
+        kind: Presence::Exclusive,
+        bundles: &[
+            &["fullinertia"],
+            &["quat"],
+            &["axisangle"],
+            &["xyaxes"],
+            &["zaxis"],
+            &["euler"],
+        ],
+    },
+    Rule {
+        element: "connect",
+        kind: Presence::Exclusive,
+        bundles: &[&["site1", "site2"], &["body1", "body2", "anchor"]],
+    },
+    Rule {
+        element: "connect",
+        kind: Presence::OneOf,
+        bundles: &[&["site1", "site2"], &["body1", "anchor"]],
+    },
+    Rule {
+        element: "connect",
+        kind: Presence::Together,
+        bundles: &[&["site1"], &["site2"]],
+    },
+    Rule {
+        element: "weld",
+        kind: Presence::Exclusive,
+        bundles: &[
+            &["site1", "site2"],
+            &["body1", "body2", "anchor", "relpose"],
+        ],
+    },
+    Rule {
+        element: "weld",
+        kind: Presence::OneOf,
+        bundles: &[&["site1", "site2"], &["body1"]],
+    },
+    Rule {
+        element: "weld",
+        kind: Presence::Together,
+        bundles: &[&["site1"], &["site2"]],
+    },
+];
+
 pub fn invalid_keyword(word: &str, attr: &str, valid: &[&str]) -> String {
     format!(
         "invalid keyword: '{word}' (attribute '{attr}' takes {})",

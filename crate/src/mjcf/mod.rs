@@ -196,9 +196,7 @@ mod tests {
         let s = parse(r#"<mujoco><include file="inc.xml"/></mujoco>"#, None, &src).unwrap();
         assert_eq!(s.option.timestep, 0.005);
         let e = err(r#"<mujoco><include file="nope.xml"/></mujoco>"#);
-        assert!(e
-            .message
-            .contains("could not read included file 'nope.xml'"));
+        assert!(e.message.contains("Error opening file 'nope.xml'"));
     }
 
     #[test]

@@ -456,8 +456,10 @@ impl<'a> Reader<'a> {
         }
         if let Some(seq) = e.attr("eulerseq") {
             let b = seq.as_bytes();
-            if b.len() != 3 || !b.iter().all(|ch| b"xyzXYZ".contains(ch)) {
-                return Err(e.attr_error("eulerseq", "eulerseq must have 3 characters from xyzXYZ"));
+            // any other letter is refused where an euler angle is resolved, as MuJoCo does
+            if b.len() != 3 {
+                let msg = "attribute 'eulerseq' must have exactly 3 characters";
+                return Err(e.attr_error("eulerseq", msg));
             }
             c.eulerseq = [b[0], b[1], b[2]];
         }
@@ -673,7 +675,7 @@ impl<'a> Reader<'a> {
                 .ok_or_else(|| e.error("empty class name"))?
                 .to_string();
             if self.classes.iter().any(|c| c.name == name) {
-                return Err(e.attr_error("class", format!("repeated default class name '{name}'")));
+                return Err(e.attr_error("class", "repeated default class name"));
             }
             let mut c = self.classes[parent].clone();
             c.name = name;
@@ -962,9 +964,11 @@ impl<'a> Reader<'a> {
                         // MuJoCo 3.15.0 compiles a site connect's eq_data to zeros
                         q.data = [0.0; 11];
                     } else {
-                        let a = c
-                            .exact_f64s::<3>("anchor")?
-                            .ok_or_else(|| c.error("connect needs 'anchor' with body1"))?;
+                        // the schema made body1 come with an anchor; MuJoCo 3.15.0 fails on an
+                        // empty one ("Caught an unknown exception!"), refused here in words
+                        let a = c.exact_f64s::<3>("anchor")?.ok_or_else(|| {
+                            c.attr_error("anchor", "attribute 'anchor' does not have enough data")
+                        })?;
                         q.data[..3].copy_from_slice(&a);
                     }
                 }
@@ -1035,7 +1039,8 @@ impl<'a> Reader<'a> {
                 }
                 "distance" => {
                     return Err(c.error(
-                        "support for distance equality constraints was removed in MuJoCo 2.2.2",
+                        "Schema violation: unrecognized element 'distance' (distance equality \
+                         constraints were removed in MuJoCo 2.2.2)",
                     ))
                 }
                 other => {
@@ -1052,17 +1057,15 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// The two objects of a connect or weld: the schema check (`check_attrs`) let through
+    /// either both sites or body1 (body2 optional), never both kinds.
     fn eq_bodies_or_sites(&self, c: &Element, q: &mut EqualitySpec) -> Result<()> {
         if let Some(s1) = c.string("site1") {
             q.sites = true;
             q.name1 = s1;
-            q.name2 = c
-                .string("site2")
-                .ok_or_else(|| c.error("site1 and site2 must appear together"))?;
+            q.name2 = c.string("site2").unwrap_or_default();
         } else {
-            q.name1 = c
-                .string("body1")
-                .ok_or_else(|| c.error("either body1 or site1 must be given"))?;
+            q.name1 = c.string("body1").unwrap_or_default();
             q.name2 = c.string("body2").unwrap_or_default();
         }
         Ok(())
@@ -1179,6 +1182,7 @@ impl<'a> Reader<'a> {
                     self.spec.add_site(body, s);
                 }
                 "camera" => {
+                    c.check_presence()?;
                     let mut v = ViewSpec {
                         body,
                         fovy: 45.0,
@@ -1194,6 +1198,7 @@ impl<'a> Reader<'a> {
                     self.spec.cameras.push(v);
                 }
                 "light" => {
+                    c.check_presence()?;
                     let mut v = ViewSpec {
                         body,
                         dir: [0.0, 0.0, -1.0],
@@ -1472,17 +1477,16 @@ impl<'a> Reader<'a> {
         )? {
             fc.dof = d;
         }
-        if let Some(file) = e.attr("file") {
+        // MuJoCo reads `file` for mesh and gmsh flexcomps only; the other types ignore it
+        let reads_file = matches!(fc.ftype, FlexcompType::Mesh | FlexcompType::Gmsh);
+        if let Some(file) = e.attr("file").filter(|_| reads_file) {
             let path = join_dir(&self.spec.compiler.meshdir, file);
             let lower = file.to_ascii_lowercase();
             if fc.ftype != FlexcompType::Gmsh && lower.ends_with(".msh") {
                 return Err(e.attr_error("file", "legacy MSH files are not supported in flexcomp"));
             }
             let bytes = self.src.read(&path).ok_or_else(|| {
-                e.attr_error(
-                    "file",
-                    format!("resource not found via provider or OS filesystem: '{path}'"),
-                )
+                e.attr_error("file", format!("Error: Error opening file '{path}'"))
             })?;
             if fc.ftype == FlexcompType::Gmsh {
                 // parsed where the flexcomp is made, after its own checks (MuJoCo's order)
@@ -1500,10 +1504,15 @@ impl<'a> Reader<'a> {
             }
         }
         // children
-        let mut seen = std::collections::HashSet::new();
         for c in &e.children {
-            if c.name != "pin" && !seen.insert(c.name.clone()) {
-                return Err(c.error(format!("Schema violation: repeated element '{}'", c.name)));
+            // MuJoCo's schema counts every copy of a unique child before it complains
+            let copies = e.children.iter().filter(|o| o.name == c.name).count();
+            if c.name != "pin" && copies > 1 {
+                let msg = format!(
+                    "Schema violation: unique element '{}' found {copies} times",
+                    c.name
+                );
+                return Err(c.error(msg));
             }
             match c.name.as_str() {
                 "edge" => {
@@ -1555,7 +1564,8 @@ impl<'a> Reader<'a> {
                 "flex constraints and elasticity (young) cannot both be present",
             ));
         }
-        if fc.equality != 0 && fc.flex.edgestiffness > 0.0 {
+        // (on a 2D or 3D flex the compiler's "only available for dim=1" comes first)
+        if fc.equality != 0 && fc.flex.edgestiffness > 0.0 && fc.flex.dim == 1 {
             return Err(compile_error(
                 "flex constraints and edge stiffness cannot both be present",
             ));
@@ -1647,9 +1657,6 @@ fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
         return Err(crate::Error::compile(msg)
             .at_element("body")
             .at_line(e.line));
-    }
-    if b.fullinertia.is_some() && ORIENT_ATTRS.iter().any(|a| e.attr(a).is_some()) {
-        return Err(e.error("fullinertia and inertial orientation cannot both be specified"));
     }
     // neither: a zero inertia, which the compiler refuses on a moving body only
     Ok(())

@@ -133,9 +133,9 @@ fn convert(
         if depth >= MAX_INCLUDE_DEPTH {
             return Err(here.error(format!("include nesting deeper than {MAX_INCLUDE_DEPTH}")));
         }
-        let bytes = src.read(&path).ok_or_else(|| {
-            here.attr_error("file", format!("could not read included file '{path}'"))
-        })?;
+        let bytes = src
+            .read(&path)
+            .ok_or_else(|| here.attr_error("file", format!("Error opening file '{path}'")))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| here.attr_error("file", format!("included file '{path}' is not UTF-8")))?;
         let sub = parse_text(&text, Some(path.clone()), src, depth + 1, count)?;

@@ -391,7 +391,7 @@ export class App {
     this.sandbox.open();
     const ok = await this.bench.load(xml, files);
     // MuJoCo's message names the file; the sandbox says how to give it
-    if (!ok && /could not read included file|Error opening file/.test(this.bench.state.error ?? '')) this.sandbox.say(t('missingFiles'));
+    if (!ok && /Error opening file/.test(this.bench.state.error ?? '')) this.sandbox.say(t('missingFiles'));
     let packed: string | null = null;
     try {
       localStorage.setItem(SANDBOX_KEY, xml);
