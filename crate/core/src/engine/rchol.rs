@@ -132,16 +132,7 @@ impl RevChol {
             for (c, v) in lower(r) {
                 dense[c] = v;
             }
-            let (lt_adr, lt_nnz) = (self.lt_rowadr[r], self.lt_rownnz[r]);
-            for k in 1..lt_nnz {
-                let c = self.lt_colind[lt_adr + k];
-                let l_cr_idx = self.lt_map[lt_adr + k];
-                let l_cr = self.val[l_cr_idx];
-                let c_adr = self.rowadr[c];
-                for i in c_adr..=l_cr_idx {
-                    dense[self.colind[i]] -= l_cr * self.val[i];
-                }
-            }
+            self.eliminate(r, &mut dense);
             let (adr, nnz) = (self.rowadr[r], self.rownnz[r]);
             let cols = &self.colind[adr..adr + nnz];
             if finish_row(
@@ -154,6 +145,24 @@ impl RevChol {
             }
         }
         rank
+    }
+
+    /// Subtracts from row `r`'s dense accumulator the rows already factored that it reaches
+    /// (`mju_cholFactorNumeric`'s inner loop). Not generic, so that it is compiled with the
+    /// numeric core, not with the caller of [`RevChol::numeric`] (the compiler's crate, built for
+    /// size in the browser, where this loop made the 30×30 cloth's load several times slower).
+    #[inline(never)]
+    fn eliminate(&self, r: usize, dense: &mut [f64]) {
+        let (lt_adr, lt_nnz) = (self.lt_rowadr[r], self.lt_rownnz[r]);
+        for k in 1..lt_nnz {
+            let c = self.lt_colind[lt_adr + k];
+            let l_cr_idx = self.lt_map[lt_adr + k];
+            let l_cr = self.val[l_cr_idx];
+            let span = self.rowadr[c]..l_cr_idx + 1;
+            for (&col, &v) in self.colind[span.clone()].iter().zip(&self.val[span]) {
+                dense[col] -= l_cr * v;
+            }
+        }
     }
 
     /// `x = H⁻¹·x` on the factor's rows (`mju_cholSolveSparse`: `Lᵀ` from the last row, then
