@@ -6,6 +6,7 @@ mod actuation;
 mod attrs;
 mod composite;
 mod reader;
+mod schema;
 mod sensor;
 pub mod xml;
 

@@ -959,7 +959,7 @@ impl<'a> Reader<'a> {
                 "connect" => {
                     c.check_attrs(&with(&["body1", "body2", "anchor", "site1", "site2"]))?;
                     q.eqtype = EqType::Connect;
-                    self.eq_bodies_or_sites(c, &mut q)?;
+                    eq_bodies_or_sites(c, &mut q);
                     if q.sites {
                         // MuJoCo 3.15.0 compiles a site connect's eq_data to zeros
                         q.data = [0.0; 11];
@@ -983,7 +983,7 @@ impl<'a> Reader<'a> {
                         "torquescale",
                     ]))?;
                     q.eqtype = EqType::Weld;
-                    self.eq_bodies_or_sites(c, &mut q)?;
+                    eq_bodies_or_sites(c, &mut q);
                     match c.exact_f64s::<3>("anchor")? {
                         Some(a) => q.data[..3].copy_from_slice(&a),
                         // a body weld's anchor defaults to the origin; sites keep the defaults
@@ -1053,20 +1053,6 @@ impl<'a> Reader<'a> {
             c.read_f64s("solimp", 1, &mut q.solimp)?;
             self.claim_name(c, "equality", &q.name)?;
             self.spec.equalities.push(q);
-        }
-        Ok(())
-    }
-
-    /// The two objects of a connect or weld: the schema check (`check_attrs`) let through
-    /// either both sites or body1 (body2 optional), never both kinds.
-    fn eq_bodies_or_sites(&self, c: &Element, q: &mut EqualitySpec) -> Result<()> {
-        if let Some(s1) = c.string("site1") {
-            q.sites = true;
-            q.name1 = s1;
-            q.name2 = c.string("site2").unwrap_or_default();
-        } else {
-            q.name1 = c.string("body1").unwrap_or_default();
-            q.name2 = c.string("body2").unwrap_or_default();
         }
         Ok(())
     }
@@ -1660,6 +1646,19 @@ fn read_inertial(e: &Element, b: &mut BodySpec) -> Result<()> {
     }
     // neither: a zero inertia, which the compiler refuses on a moving body only
     Ok(())
+}
+
+/// The two objects of a connect or weld: the schema check (`check_attrs`) let through either
+/// both sites or body1 (body2 optional), never both kinds.
+fn eq_bodies_or_sites(c: &Element, q: &mut EqualitySpec) {
+    if let Some(s1) = c.string("site1") {
+        q.sites = true;
+        q.name1 = s1;
+        q.name2 = c.string("site2").unwrap_or_default();
+    } else {
+        q.name1 = c.string("body1").unwrap_or_default();
+        q.name2 = c.string("body2").unwrap_or_default();
+    }
 }
 
 fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
