@@ -95,3 +95,37 @@ fn the_kinetic_energy_sensor_lags_one_evaluation_under_the_energy_flag() {
         );
     }
 }
+
+/// Under RK4 with the energy flag, MuJoCo 3.15.0's intermediate evaluations
+/// (`mj_forwardSkip(.., skipsensor = 1)`) still run the energy stage, so after a step `energy`
+/// holds the last stage's value and the kinetic-energy sensor of the next evaluation reads it.
+/// The expected values are MuJoCo 3.15.0's `d.energy[1]` after each of the first five
+/// `mj_step`s of this model (PyPI mujoco==3.15.0, `mj_forward` first), and its `sensordata`
+/// after each step is the value of the step before.
+#[test]
+fn rk4_stages_update_the_energy_as_mujoco_does() {
+    let xml = r#"<mujoco><option timestep="0.01" integrator="RK4"><flag energy="enable"/></option>
+        <worldbody><body pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/></body></worldbody>
+        <sensor><e_kinetic/></sensor></mujoco>"#;
+    let m = flexlab::load_xml(xml, None, &MemSource::default()).unwrap();
+    let mut d = flexlab::Data::new(&m);
+    flexlab::engine::forward(&m, &mut d);
+    let mujoco = [
+        0.0032120388261773244,
+        0.012847956577103902,
+        0.028905964805124924,
+        0.05137910991372115,
+        0.08024932281327604,
+    ];
+    let mut last = 0.0;
+    for want in mujoco {
+        flexlab::engine::step(&m, &mut d);
+        assert_eq!(
+            d.sensordata[0], last,
+            "the sensor reads the energy before the step"
+        );
+        assert_eq!(d.energy[1], want, "the energy of RK4's last stage");
+        last = want;
+    }
+}

@@ -99,6 +99,11 @@ pub fn site_moment(m: &Model, d: &Data, i: usize, out: &mut [f64]) {
 /// (`mju_dotSparse`'s four lanes: a plain sum parted a site motor's velocity by an ulp).
 pub fn velocity(m: &Model, d: &mut Data) {
     let a = &mut d.a;
+    // MuJoCo leaves it zero with actuation disabled (the actuatorvel sensor reads 0)
+    if m.opt.disabled(disable::ACTUATION) {
+        a.actuator_velocity[..m.nu].fill(0.0);
+        return;
+    }
     for i in 0..m.nu {
         let adr = a.moment_rowadr[i] as usize;
         let end = adr + a.moment_rownnz[i] as usize;
