@@ -161,7 +161,7 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                     .ok_or_else(|| not_found(n))?;
                 (SITE, s)
             }
-            Transmission::None => return Err(e("invalid actuator transmission type".into())),
+            Transmission::None => return Err(e("missing transmission target for actuator".into())),
         };
         m.actuator_trntype.push(trntype);
         m.actuator_trnid.extend_from_slice(&[id as i32, -1]);

@@ -2119,8 +2119,9 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         .iter()
                         .position(|n| *n == q.name2)
                         .ok_or_else(|| {
+                            // MuJoCo 3.15.0 numbers the constraint for the second object only
                             err(format!(
-                                "unknown element '{}' in equality constraint",
+                                "unknown element '{}' in equality constraint {i}",
                                 q.name2
                             ))
                         })?;
@@ -2137,7 +2138,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                     } else {
                         m.body_id(&q.name2).ok_or_else(|| {
                             err(format!(
-                                "unknown element '{}' in equality constraint",
+                                "unknown element '{}' in equality constraint {i}",
                                 q.name2
                             ))
                         })?
@@ -2163,7 +2164,7 @@ fn compile_equalities(m: &mut Model, spec: &Spec, fl: &[flex::CompiledFlex]) -> 
                         .iter()
                         .position(|n| *n == q.name2)
                         .ok_or_else(|| {
-                            // MuJoCo 3.15.0 numbers the constraint for joint2 alone
+                            // MuJoCo 3.15.0 numbers the constraint for the second object only
                             err(format!(
                                 "unknown element '{}' in equality constraint {i}",
                                 q.name2

@@ -387,9 +387,6 @@ impl<'a> Reader<'a> {
                 let mut spec = self.classes[class].actuator.clone();
                 spec.line = a.line;
                 super::actuation::read_actuator(a, &mut spec, false)?;
-                if spec.target == Transmission::None {
-                    return Err(a.error("invalid actuator transmission type"));
-                }
                 self.claim_name(a, "actuator", &spec.name)?;
                 self.spec.actuators.push(spec);
             }
