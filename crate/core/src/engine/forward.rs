@@ -101,15 +101,23 @@ pub fn forward_core(m: &Model, d: &mut Data, s: &mut Scratch) {
 }
 
 /// The stages of the forward pass, each followed by its sensors when `sensors`
-/// (`mj_forwardSkip` from the start).
+/// (`mj_forwardSkip` from the start), and by its energy under the energy flag, sensors or not
+/// (the kinetic-energy sensor reads the previous evaluation's, as MuJoCo's does).
 pub fn forward_stages(m: &Model, d: &mut Data, s: &mut Scratch, sensors: bool) {
+    let energy = m.opt.enabled(crate::model::enable::ENERGY);
     fwd_position(m, d, s);
     if sensors {
         sensor::sensor_pos(m, d);
     }
+    if energy {
+        super::energy::energy_pos(m, d);
+    }
     fwd_velocity(m, d, s);
     if sensors {
         sensor::sensor_vel(m, d);
+    }
+    if energy {
+        super::energy::energy_vel(m, d);
     }
     actuation::fwd_actuation(m, d);
     metric::actuation(m, d, s);
@@ -124,9 +132,6 @@ pub fn forward_stages(m: &Model, d: &mut Data, s: &mut Scratch, sensors: bool) {
 pub fn forward(m: &Model, d: &mut Data) {
     let mut s = std::mem::take(&mut d.scratch);
     forward_core(m, d, &mut s);
-    if m.opt.enabled(crate::model::enable::ENERGY) {
-        super::energy::energy(m, d);
-    }
     d.scratch = s;
 }
 
@@ -157,9 +162,6 @@ pub fn step(m: &Model, d: &mut Data) {
     check_bad(m, d, Warning::BadQpos);
     check_bad(m, d, Warning::BadQvel);
     forward_core(m, d, &mut s);
-    if m.opt.enabled(crate::model::enable::ENERGY) {
-        super::energy::energy(m, d);
-    }
     if check_bad(m, d, Warning::BadQacc) && !m.opt.disabled(disable::AUTORESET) {
         forward_core(m, d, &mut s);
     }

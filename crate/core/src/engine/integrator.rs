@@ -139,12 +139,9 @@ pub fn rk4(m: &Model, d: &mut Data, s: &mut Scratch) {
         d.a.act.copy_from_slice(&xi[nq + nv..]);
         d.time = t[i - 1];
         // MuJoCo's intermediate stages skip the sensors (`mj_forwardSkip(.., 1)`)
+        // with the energy flag, the stages' energy is updated too (as MuJoCo's skipping
+        // forward does): the e_kinetic sensor after the step reads the last one
         forward::forward_stages(m, d, s, false);
-        // with the energy flag, MuJoCo's skipping forward still updates the energy at each
-        // stage's state: the e_kinetic sensor after the step reads the last one
-        if m.opt.enabled(crate::model::enable::ENERGY) {
-            super::energy::energy(m, d);
-        }
         rk.f[i][..nv].copy_from_slice(&d.a.qacc);
         rk.f[i][nv..].copy_from_slice(&d.a.act_dot);
     }
