@@ -61,20 +61,8 @@ pub fn energy_pos(m: &Model, d: &mut Data) {
         }
         // tendon springs: outside the [lower, upper] rest band
         for t in 0..m.ntendon {
-            let k = m.tendon_stiffness[t];
-            let len = d.a.ten_length[t];
-            let (lower, upper) = (
-                m.tendon_lengthspring[2 * t],
-                m.tendon_lengthspring[2 * t + 1],
-            );
-            let x = if len > upper {
-                upper - len
-            } else if len < lower {
-                lower - len
-            } else {
-                0.0
-            };
-            pot += spring(k, x);
+            let x = super::tendon::spring_stretch(m, t, d.a.ten_length[t]);
+            pot += spring(m.tendon_stiffness[t], x);
         }
         for f in 0..m.nflex {
             let k = m.flex_edgestiffness[f];

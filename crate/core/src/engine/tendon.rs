@@ -36,26 +36,32 @@ pub fn velocity(m: &Model, d: &mut Data) {
     }
 }
 
+/// How far tendon `t` at length `len` is outside its spring's rest band [lower, upper]
+/// (`tendon_lengthspring`), signed as the spring pulls it back: 0 inside the band (m or rad).
+pub fn spring_stretch(m: &Model, t: usize, len: f64) -> f64 {
+    let (lower, upper) = (
+        m.tendon_lengthspring[2 * t],
+        m.tendon_lengthspring[2 * t + 1],
+    );
+    if len > upper {
+        upper - len
+    } else if len < lower {
+        lower - len
+    } else {
+        0.0
+    }
+}
+
 /// Adds the tendon springs (to `qfrc_spring`) and dampers (to `qfrc_damper`) through `ten_J`.
 pub fn spring_damper(m: &Model, d: &mut Data, spring: bool, damper: bool) {
     let a = &mut d.a;
     for t in 0..m.ntendon {
         let k = m.tendon_stiffness[t];
         let b = m.tendon_damping[t];
-        let len = a.ten_length[t];
-        let (lower, upper) = (
-            m.tendon_lengthspring[2 * t],
-            m.tendon_lengthspring[2 * t + 1],
-        );
-        // no force inside the deadband [lower, upper]
         let fs = if !spring || k == 0.0 {
             0.0
-        } else if len > upper {
-            k * (upper - len)
-        } else if len < lower {
-            k * (lower - len)
         } else {
-            0.0
+            k * spring_stretch(m, t, a.ten_length[t])
         };
         let fd = if damper { -b * a.ten_velocity[t] } else { 0.0 };
         if fs == 0.0 && fd == 0.0 {
