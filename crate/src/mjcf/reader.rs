@@ -1165,7 +1165,30 @@ impl<'a> Reader<'a> {
                     self.spec.add_site(body, s);
                 }
                 "camera" => {
-                    c.check_presence()?;
+                    // MuJoCo 3.15.0's schema (mj_printSchema); flexlab reads the pose and fovy
+                    c.check_attrs(&[
+                        "axisangle",
+                        "class",
+                        "euler",
+                        "focal",
+                        "focalpixel",
+                        "fovy",
+                        "ipd",
+                        "mode",
+                        "name",
+                        "output",
+                        "pos",
+                        "principal",
+                        "principalpixel",
+                        "projection",
+                        "quat",
+                        "resolution",
+                        "sensorsize",
+                        "target",
+                        "user",
+                        "xyaxes",
+                        "zaxis",
+                    ])?;
                     let mut v = ViewSpec {
                         body,
                         fovy: 45.0,
@@ -1181,7 +1204,30 @@ impl<'a> Reader<'a> {
                     self.spec.cameras.push(v);
                 }
                 "light" => {
-                    c.check_presence()?;
+                    // MuJoCo 3.15.0's schema (mj_printSchema); flexlab reads the pose
+                    c.check_attrs(&[
+                        "active",
+                        "ambient",
+                        "attenuation",
+                        "bulbradius",
+                        "castshadow",
+                        "class",
+                        "cutoff",
+                        "diffuse",
+                        "dir",
+                        "directional",
+                        "exponent",
+                        "intensity",
+                        "mode",
+                        "name",
+                        "pos",
+                        "range",
+                        "softness",
+                        "specular",
+                        "target",
+                        "texture",
+                        "type",
+                    ])?;
                     let mut v = ViewSpec {
                         body,
                         dir: [0.0, 0.0, -1.0],

@@ -4,12 +4,13 @@
 
 use super::xml::Element;
 use crate::error::Result;
+use Presence::{Exclusive, OneOf, Together};
 
 impl Element {
     /// MuJoCo's schema presence constraints on this element (`mjXSchema::CheckConstraints`),
     /// checked where its schema checks them: after the attribute names, before any value is
     /// read. An attribute counts when it is written, even empty.
-    pub fn check_presence(&self) -> Result<()> {
+    pub(super) fn check_presence(&self) -> Result<()> {
         for rule in PRESENCE {
             if rule.element != self.name {
                 continue;
@@ -90,40 +91,16 @@ impl Rule {
 
 /// The presence constraints on the elements flexlab reads, in MuJoCo's order.
 const PRESENCE: &[Rule] = &[
-    Rule {
-        element: "size",
-        kind: Presence::Exclusive,
-        bundles: &[&["memory"], &["nstack"]],
-    },
-    Rule {
-        element: "size",
-        kind: Presence::Exclusive,
-        bundles: &[&["memory"], &["njmax"]],
-    },
-    Rule {
-        element: "camera",
-        kind: Presence::Exclusive,
-        bundles: &[&["fovy"], &["sensorsize"]],
-    },
-    Rule {
-        element: "light",
-        kind: Presence::Exclusive,
-        bundles: &[&["directional"], &["type"]],
-    },
-    Rule {
-        element: "mesh",
-        kind: Presence::Exclusive,
-        bundles: &[&["builtin"], &["file"]],
-    },
-    Rule {
-        element: "mesh",
-        kind: Presence::Exclusive,
-        bundles: &[&["builtin"], &["vertex"]],
-    },
-    Rule {
-        element: "inertial",
-        kind: Presence::Exclusive,
-        bundles: &[
+    rule("size", Exclusive, &[&["memory"], &["nstack"]]),
+    rule("size", Exclusive, &[&["memory"], &["njmax"]]),
+    rule("camera", Exclusive, &[&["fovy"], &["sensorsize"]]),
+    rule("light", Exclusive, &[&["directional"], &["type"]]),
+    rule("mesh", Exclusive, &[&["builtin"], &["file"]]),
+    rule("mesh", Exclusive, &[&["builtin"], &["vertex"]]),
+    rule(
+        "inertial",
+        Exclusive,
+        &[
             &["fullinertia"],
             &["quat"],
             &["axisangle"],
@@ -131,41 +108,42 @@ const PRESENCE: &[Rule] = &[
             &["zaxis"],
             &["euler"],
         ],
-    },
-    Rule {
-        element: "connect",
-        kind: Presence::Exclusive,
-        bundles: &[&["site1", "site2"], &["body1", "body2", "anchor"]],
-    },
-    Rule {
-        element: "connect",
-        kind: Presence::OneOf,
-        bundles: &[&["site1", "site2"], &["body1", "anchor"]],
-    },
-    Rule {
-        element: "connect",
-        kind: Presence::Together,
-        bundles: &[&["site1"], &["site2"]],
-    },
-    Rule {
-        element: "weld",
-        kind: Presence::Exclusive,
-        bundles: &[
+    ),
+    rule(
+        "connect",
+        Exclusive,
+        &[&["site1", "site2"], &["body1", "body2", "anchor"]],
+    ),
+    rule(
+        "connect",
+        OneOf,
+        &[&["site1", "site2"], &["body1", "anchor"]],
+    ),
+    rule("connect", Together, &[&["site1"], &["site2"]]),
+    rule(
+        "weld",
+        Exclusive,
+        &[
             &["site1", "site2"],
             &["body1", "body2", "anchor", "relpose"],
         ],
-    },
-    Rule {
-        element: "weld",
-        kind: Presence::OneOf,
-        bundles: &[&["site1", "site2"], &["body1"]],
-    },
-    Rule {
-        element: "weld",
-        kind: Presence::Together,
-        bundles: &[&["site1"], &["site2"]],
-    },
+    ),
+    rule("weld", OneOf, &[&["site1", "site2"], &["body1"]]),
+    rule("weld", Together, &[&["site1"], &["site2"]]),
 ];
+
+/// A rule of [`PRESENCE`].
+const fn rule(
+    element: &'static str,
+    kind: Presence,
+    bundles: &'static [&'static [&'static str]],
+) -> Rule {
+    Rule {
+        element,
+        kind,
+        bundles,
+    }
+}
 
 #[cfg(test)]
 mod tests {
