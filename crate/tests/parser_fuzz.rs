@@ -33,6 +33,12 @@ const NUMBERS: &[&str] = &[
     "-0",
     "2147483648",
     "99999999999999999999",
+    "-inf inf",
+    "0 inf",
+    "-Infinity 0",
+    "0x1p-3",
+    "0x1.fffffffffffffp1023",
+    "1e-310",
 ];
 const SNIPPETS: &[&str] = &[
     "<body/>",

@@ -311,5 +311,6 @@ reference_cases!(
     actuator_groups_implicitfast,
     actuator_groups_discrete,
     tendon_spring_ref,
+    infinite_ranges,
     shell_inertia,
 );

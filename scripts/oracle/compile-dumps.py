@@ -16,6 +16,7 @@ does.
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import warnings
@@ -102,6 +103,14 @@ def compile_warnings(path):
     return [str(w.message).splitlines()[0] for w in caught]
 
 
+def number(x):
+    """A float for JSON, which has no infinities or NaN: those become "inf", "-inf", "nan"."""
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
 def dump(path):
     try:
         m = compile_model(path)
@@ -110,15 +119,15 @@ def dump(path):
     out = {"ok": True, "sizes": {s: int(getattr(m, s)) for s in SIZES}, "fields": {}}
     out["warnings"] = compile_warnings(path)
     # mjStatistic: meaninertia scales the solver's tolerance; the others frame the camera
-    out["stat"] = {k: float(getattr(m.stat, k)) for k in STAT}
-    out["stat"]["center"] = [float(x) for x in m.stat.center]
+    out["stat"] = {k: number(getattr(m.stat, k)) for k in STAT}
+    out["stat"]["center"] = [number(x) for x in m.stat.center]
     for f in FIELDS:
         if not hasattr(m, f):
             continue
         a = getattr(m, f).ravel()
         if f in BIG_FIELDS and a.size > BIG_LIMIT:
             continue  # e.g. an SDF's marching-cubes mesh: the sizes and frames stay checked
-        out["fields"][f] = [int(x) for x in a] if a.dtype.kind in "iub" else [float(x) for x in a]
+        out["fields"][f] = [int(x) for x in a] if a.dtype.kind in "iub" else [number(x) for x in a]
     return out
 
 

@@ -37,6 +37,23 @@ describe('the Controls panel', () => {
     expect(sliderRange({ ctrlrange: [0.3, 0.3], ctrllimited: true })).toEqual([-1, 1]); // empty range
   });
 
+  it('gives an open side of ctrlrange (inf in the MJCF) the default side, beyond the other bound', () => {
+    expect(sliderRange({ ctrlrange: [-Infinity, Infinity], ctrllimited: true })).toEqual([-1, 1]);
+    expect(sliderRange({ ctrlrange: [-Infinity, 5], ctrllimited: true })).toEqual([-1, 5]);
+    expect(sliderRange({ ctrlrange: [-Infinity, -10], ctrllimited: true })).toEqual([-11, -10]);
+    expect(sliderRange({ ctrlrange: [3, Infinity], ctrllimited: true }, 0)).toEqual([3, 4]);
+    expect(sliderRange({ ctrlrange: [0, Infinity], ctrllimited: true }, 2.5)).toEqual([0, 2.5]);
+  });
+
+  it('compiles an open ctrlrange as MuJoCo does', () => {
+    const s = FlexScene.compile(
+      '<mujoco><worldbody><body><joint name="j" type="slide"/><geom size=".1"/></body></worldbody>' +
+        '<actuator><motor joint="j" ctrlrange="-inf 0x1p1" ctrllimited="true"/></actuator></mujoco>',
+    );
+    expect(Array.from(s.modelField('actuator_ctrlrange'))).toEqual([-Infinity, 2]);
+    s.dispose();
+  });
+
   it('shows values to the range’s precision, never "-0", and labels unnamed actuators', () => {
     expect(formatCtrl(0.05, [-0.2, 0.2])).toBe('0.050');
     expect(formatCtrl(-0.00001, [-0.2, 0.2])).toBe('0.000');

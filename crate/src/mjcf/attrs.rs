@@ -1,7 +1,17 @@
 //! Typed attribute readers. Each failure names the element, the attribute and the line.
 
+use super::number::{self, BadNumber};
 use super::xml::Element;
 use crate::error::Result;
+
+/// The attributes that take ±infinity: bounds, where an infinite one means no bound.
+const INFINITE_OK: &[&str] = &[
+    "range",
+    "ctrlrange",
+    "forcerange",
+    "actrange",
+    "actuatorfrcrange",
+];
 
 impl Element {
     /// Rejects attributes outside `allowed` the way MuJoCo's schema check does.
@@ -53,15 +63,53 @@ impl Element {
     /// All numbers of a numeric attribute; an empty (or blank) one is absent, as MuJoCo's
     /// ReadAttr reads no number from it and leaves the default (`pos=""`, `timestep=" "`).
     pub fn numbers(&self, name: &str) -> Result<Option<Vec<f64>>> {
+        self.read_numbers(name, false)
+    }
+
+    /// [`Self::numbers`], each checked to be `double` (or, with `single`, also `float`, which
+    /// MuJoCo reads with `strtof`: past its range or below its normal range is `ERANGE` too).
+    fn read_numbers(&self, name: &str, single: bool) -> Result<Option<Vec<f64>>> {
         let Some(text) = self.attr(name).filter(|t| !t.trim_ascii().is_empty()) else {
             return Ok(None);
         };
         let mut out = Vec::new();
         for tok in text.split_ascii_whitespace() {
-            let v = parse_number(tok).map_err(|e| self.attr_error(name, e.message(name, tok)))?;
+            let bad = |e: BadNumber| self.attr_error(name, e.message(name, tok));
+            let v = number::parse(tok).map_err(bad)?;
+            if single && v.is_finite() {
+                let f = v as f32;
+                if f.is_infinite() || (v != 0.0 && f.abs() < f32::MIN_POSITIVE) {
+                    return Err(bad(BadNumber::TooLarge));
+                }
+            }
+            if v.is_nan() || (v.is_infinite() && !INFINITE_OK.contains(&name)) {
+                return Err(self.non_finite(name, v));
+            }
             out.push(v);
         }
         Ok(Some(out))
+    }
+
+    /// MuJoCo 3.15.0 loads NaN (with a warning) and ±infinity anywhere; flexlab takes ±infinity
+    /// in the range attributes, where it means "no bound on this side" (the clamps and limit
+    /// rows handle it as MuJoCo's do), and refuses the rest as not supported, rather than
+    /// carry a NaN or an infinite size, mass or stiffness into the compiler and the step.
+    fn non_finite(&self, name: &str, v: f64) -> crate::Error {
+        let msg = if v.is_nan() {
+            format!(
+                "NaN in attribute '{name}' is not supported by flexlab (MuJoCo 3.15.0 loads it \
+                 with the warning \"XML contains a 'NaN'. Please check it carefully.\")"
+            )
+        } else {
+            format!(
+                "an infinite value in attribute '{name}' is not supported by flexlab (only the \
+                 range attributes take one: {})",
+                INFINITE_OK.join(", ")
+            )
+        };
+        let mut e = self.attr_error(name, msg);
+        e.kind = crate::error::ErrorKind::Unsupported;
+        e
     }
 
     /// Between `min` and `N` numbers written into `out` (the rest keep their values).
@@ -74,6 +122,17 @@ impl Element {
         let Some(v) = self.numbers(name)? else {
             return Ok(false);
         };
+        self.counted(name, &v, min, out)
+    }
+
+    /// `v` into `out` when it holds between `min` and `N` numbers.
+    fn counted<const N: usize>(
+        &self,
+        name: &str,
+        v: &[f64],
+        min: usize,
+        out: &mut [f64; N],
+    ) -> Result<bool> {
         // MuJoCo's words (its ReadAttr), which say which way the count is off
         if v.len() > N {
             let msg = format!("attribute '{name}' has too much data");
@@ -83,7 +142,7 @@ impl Element {
             let msg = format!("attribute '{name}' does not have enough data");
             return Err(self.attr_error(name, msg));
         }
-        out[..v.len()].copy_from_slice(&v);
+        out[..v.len()].copy_from_slice(v);
         Ok(true)
     }
 
@@ -113,7 +172,10 @@ impl Element {
         for (t, o) in tmp.iter_mut().zip(out.iter()) {
             *t = *o as f64;
         }
-        if self.read_f64s(name, N, &mut tmp)? {
+        let Some(v) = self.read_numbers(name, true)? else {
+            return Ok(());
+        };
+        if self.counted(name, &v, N, &mut tmp)? {
             for (o, t) in out.iter_mut().zip(tmp.iter()) {
                 *o = *t as f32;
             }
@@ -220,33 +282,4 @@ pub fn invalid_keyword(word: &str, attr: &str, valid: &[&str]) -> String {
         "invalid keyword: '{word}' (attribute '{attr}' takes {})",
         valid.join(", ")
     )
-}
-
-/// Why a number did not parse.
-enum BadNumber {
-    /// Not a number at all.
-    Format,
-    /// A number past the range of its type.
-    TooLarge,
-}
-
-impl BadNumber {
-    /// MuJoCo's words, then the token that failed.
-    fn message(&self, attr: &str, tok: &str) -> String {
-        match self {
-            BadNumber::Format => format!("bad format in attribute '{attr}' ('{tok}')"),
-            BadNumber::TooLarge => format!("number is too large in attribute '{attr}' ('{tok}')"),
-        }
-    }
-}
-
-fn parse_number(tok: &str) -> std::result::Result<f64, BadNumber> {
-    let v = crate::decimal::parse_f64(tok).ok_or(BadNumber::Format)?;
-    if v.is_finite() {
-        Ok(v)
-    } else if v.is_nan() || tok.to_ascii_lowercase().contains("inf") {
-        Err(BadNumber::Format)
-    } else {
-        Err(BadNumber::TooLarge)
-    }
 }

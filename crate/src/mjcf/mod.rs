@@ -5,6 +5,7 @@
 mod actuation;
 mod attrs;
 mod composite;
+mod number;
 mod reader;
 mod schema;
 mod sensor;
@@ -165,6 +166,36 @@ mod tests {
             e.message.contains("unrecognized attribute: 'internal'"),
             "{e}"
         );
+    }
+
+    /// MuJoCo 3.15.0 on the same attributes: strtod's ERANGE is "number is too large", for
+    /// `rgba` (a float, strtof) past or below the float's normal range too; NaN and infinity
+    /// outside a bound are not supported (MuJoCo loads them).
+    #[test]
+    fn numbers_out_of_range_or_not_finite() {
+        use crate::error::ErrorKind;
+        let geom =
+            |a: &str| format!("<mujoco><worldbody><geom size=\".1\" {a}/></worldbody></mujoco>");
+        for (attr, name) in [
+            ("mass=\"1e-310\"", "mass"),
+            ("mass=\"0x1p1024\"", "mass"),
+            ("rgba=\"1e39 0 0 1\"", "rgba"),
+            ("rgba=\"1e-39 0 0 1\"", "rgba"),
+        ] {
+            let e = err(&geom(attr));
+            let want = format!("number is too large in attribute '{name}'");
+            assert!(e.message.contains(&want), "{attr}: {e}");
+        }
+        for attr in ["mass=\"nan\"", "friction=\"inf\"", "rgba=\"inf 0 0 1\""] {
+            let e = err(&geom(attr));
+            assert_eq!(e.kind, ErrorKind::Unsupported, "{attr}: {e}");
+        }
+        let ok = parse(
+            &geom("mass=\"0x1p-2\" rgba=\"+1 0x.8 0 1\""),
+            None,
+            &MemSource::default(),
+        );
+        assert!(ok.is_ok(), "{:?}", ok.err());
     }
 
     #[test]

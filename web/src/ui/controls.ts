@@ -14,10 +14,24 @@ import { t } from './i18n';
 /** Slider range of an actuator without ctrllimited (MuJoCo simulate's). */
 export const DEFAULT_CTRL_RANGE: readonly [number, number] = [-1, 1];
 
-/** The slider range of an actuator: ctrlrange when limited, else the default widened to hold `value`. */
+/**
+ * The slider range of an actuator: ctrlrange when limited, else the default widened to hold
+ * `value`. An open side of a ctrlrange (`inf` in the MJCF) takes the default's side instead,
+ * widened to hold `value` and to stay beyond the other bound.
+ */
 export function sliderRange(a: Pick<ActuatorInfo, 'ctrlrange' | 'ctrllimited'>, value = 0): [number, number] {
-  if (a.ctrllimited && a.ctrlrange[0] < a.ctrlrange[1]) return [a.ctrlrange[0], a.ctrlrange[1]];
+  const [lo, hi] = a.ctrlrange;
+  if (a.ctrllimited && lo < hi) {
+    const low = Number.isFinite(lo) ? lo : Math.min(DEFAULT_CTRL_RANGE[0], value, hi - 1);
+    const high = Number.isFinite(hi) ? hi : Math.max(DEFAULT_CTRL_RANGE[1], value, low + 1);
+    return [low, high];
+  }
   return [Math.min(DEFAULT_CTRL_RANGE[0], value), Math.max(DEFAULT_CTRL_RANGE[1], value)];
+}
+
+/** A bound as MJCF writes it: `inf` and `-inf` for the open sides. */
+function bound(x: number): string {
+  return Number.isFinite(x) ? String(x) : x > 0 ? 'inf' : '-inf';
 }
 
 /** A control value with about three significant digits of its range (no "-0"). */
@@ -83,7 +97,9 @@ export class ControlPanel {
     const out = el('output', { for: id, class: 'control-value', 'aria-hidden': 'true' });
     const name = { name: a.target || String(a.trnid) };
     const where = a.trntype === 0 || a.trntype === 1 ? t('onJoint', name) : a.trntype === 3 ? t('onTendon', name) : a.trntype === 4 ? t('onSite', name) : '';
-    const span = a.ctrllimited ? `ctrlrange [${range[0]}, ${range[1]}]` : t('ctrlDefault', { range: `[${range[0]}, ${range[1]}]` });
+    const shown = `[${range[0]}, ${range[1]}]`;
+    const ctrl = `[${bound(a.ctrlrange[0])}, ${bound(a.ctrlrange[1])}]`;
+    const span = !a.ctrllimited ? t('ctrlDefault', { range: shown }) : ctrl === shown ? `ctrlrange ${ctrl}` : t('ctrlOpen', { ctrl, range: shown });
     // pieces wrap as wholes
     const meta = el('span', { id: `${id}-meta`, class: 'control-meta' });
     if (where) meta.append(el('span', {}, where), ' · ');

@@ -116,6 +116,7 @@ const STRINGS = {
   onTendon: { zh: '肌腱 tendon {name}', en: 'tendon {name}' },
   onSite: { zh: '站点 site {name}', en: 'site {name}' },
   ctrlDefault: { zh: '{range}（无 ctrlrange，默认）', en: '{range} (default: no ctrlrange)' },
+  ctrlOpen: { zh: 'ctrlrange {ctrl}（滑块 {range}）', en: 'ctrlrange {ctrl} (slider {range})' },
   energyPlot: { zh: '能量 energy (J)', en: 'Energy (J)' },
   edgePlot: { zh: '边长 flexedge_length (m)', en: 'Edge length flexedge_length (m)' },
   contactPlot: { zh: '接触 contact：穿透 (m) 与法向力 (N)', en: 'Contact: penetration (m) and normal force (N)' },
