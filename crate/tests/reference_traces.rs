@@ -312,5 +312,6 @@ reference_cases!(
     actuator_groups_discrete,
     tendon_spring_ref,
     infinite_ranges,
+    rows_grow,
     shell_inertia,
 );

@@ -315,8 +315,13 @@ pub struct Data {
     pub contact: Vec<Contact>,
     /// Most contacts the buffer may grow to (0: none, for the compiler's kinematics).
     pub maxcon: usize,
-    /// Maximum number of constraint rows the buffers hold.
+    /// Constraint rows the buffers hold now (as the contact buffer, they grow when a step
+    /// needs more, up to `efc_limit`).
     pub maxefc: usize,
+    /// Most constraint rows and Jacobian nonzeros the buffers may grow to (0: no rows, for the
+    /// compiler's kinematics): rows for `maxcon` contacts, and at most [`NNZ_LIMIT`] nonzeros.
+    pub efc_limit: usize,
+    pub nnz_limit: usize,
     /// Solver iterations of the last step.
     pub solver_niter: i32,
     pub a: DataArrays,
@@ -336,6 +341,10 @@ impl std::ops::DerefMut for Data {
         &mut self.a
     }
 }
+
+/// Most constraint-Jacobian nonzeros the buffers grow to: 16 million, 192 MB with their column
+/// indices, so that a hostile model cannot exhaust the page's memory.
+pub const NNZ_LIMIT: usize = 1 << 24;
 
 impl Data {
     /// Makes data for `m`, sized once, and resets it (`mj_makeData` + `mj_resetData`).
@@ -460,12 +469,71 @@ impl Data {
             contact: crate::data::zeros(room),
             maxcon,
             maxefc,
+            efc_limit: if maxefc == 0 {
+                0
+            } else {
+                crate::engine::constraint::max_rows(m, maxcon).max(maxefc)
+            },
+            nnz_limit: if maxefc == 0 {
+                0
+            } else {
+                let most = crate::engine::constraint::max_rows(m, maxcon) * m.nv.max(1);
+                most.min(NNZ_LIMIT)
+                    .max(crate::engine::constraint::max_nnz(m, maxefc))
+            },
             solver_niter: 0,
             a,
             scratch: crate::engine::slot::Slot::new(crate::engine::Scratch::new(m, room, maxefc)),
         };
         d.reset(m);
         d
+    }
+
+    /// Grows the constraint buffers to hold `rows` rows and `nnz` Jacobian nonzeros (at least
+    /// doubling what they hold, within `efc_limit` and `nnz_limit`); false when that is past
+    /// the limits. MuJoCo keeps its rows in an arena sized for the model; flexlab sizes them for
+    /// the contacts a step usually keeps, and a scene with more (a geom resting on many bodies)
+    /// grows them once rather than dropping rows MuJoCo keeps.
+    #[cold]
+    pub fn grow_rows(&mut self, rows: usize, nnz: usize) -> bool {
+        if rows > self.efc_limit || nnz > self.nnz_limit {
+            return false;
+        }
+        if rows > self.maxefc {
+            let n = rows.max(2 * self.maxefc).min(self.efc_limit);
+            let a = &mut self.a;
+            for v in [
+                &mut a.efc_pos,
+                &mut a.efc_margin,
+                &mut a.efc_frictionloss,
+                &mut a.efc_diagA,
+                &mut a.efc_D,
+                &mut a.efc_R,
+                &mut a.efc_vel,
+                &mut a.efc_aref,
+                &mut a.efc_b,
+                &mut a.efc_force,
+            ] {
+                v.resize(n, 0.0);
+            }
+            a.efc_KBIP.resize(4 * n, 0.0);
+            for v in [
+                &mut a.efc_type,
+                &mut a.efc_id,
+                &mut a.efc_J_rownnz,
+                &mut a.efc_J_rowadr,
+                &mut a.efc_state,
+            ] {
+                v.resize(n, 0);
+            }
+            self.maxefc = n;
+        }
+        if nnz > self.a.efc_J.len() {
+            let n = nnz.max(2 * self.a.efc_J.len()).min(self.nnz_limit);
+            self.a.efc_J.resize(n, 0.0);
+            self.a.efc_J_colind.resize(n, 0);
+        }
+        true
     }
 
     /// Resets the state to the model's reference configuration (`mj_resetData`).

@@ -166,8 +166,11 @@ export class FlexScene {
   /**
    * A live view of a data array in wasm memory (e.g. `flexvert_xpos`, `qpos`, `geom_xpos`).
    * It reflects every step without copying; do not keep it across `compile` of other scenes.
+   * Not for the constraint rows (`efc_*`): their buffers grow when a step has more rows than
+   * they hold, and hold more than `nefc`; read those with `dataField`.
    */
   view(name: string): Float64Array {
+    if (name.startsWith('efc_')) throw new Error(`${name}: the constraint rows move as they grow; read them with dataField`);
     const buf = (wasm_memory() as WebAssembly.Memory).buffer;
     const cached = this.views.get(name);
     if (cached && cached.buffer === buf) return cached;

@@ -316,16 +316,14 @@ fn add_rows(
     id: usize,
 ) -> bool {
     let nnz = chain.len();
-    if d.nefc + size > d.maxefc {
-        d.warn(Warning::ConstraintFull, d.nefc as i32);
-        return false;
-    }
     let adr0 = if d.nefc > 0 {
         (d.a.efc_J_rowadr[d.nefc - 1] + d.a.efc_J_rownnz[d.nefc - 1]) as usize
     } else {
         0
     };
-    if adr0 + size * nnz > d.a.efc_J.len() {
+    let (rows, nonzeros) = (d.nefc + size, adr0 + size * nnz);
+    let fits = rows <= d.maxefc && nonzeros <= d.a.efc_J.len();
+    if !fits && !d.grow_rows(rows, nonzeros) {
         d.warn(Warning::ConstraintFull, d.nefc as i32);
         return false;
     }
@@ -490,7 +488,8 @@ fn contact_rows(
             rs.rows[r * n + k] = v;
         }
     }
-    d.contact[i].efc_address = d.nefc as i32;
+    let first = d.nefc;
+    d.contact[i].efc_address = first as i32;
     let ok = if dim == 1 {
         add_rows(
             d,
@@ -546,6 +545,12 @@ fn contact_rows(
             i,
         )
     };
+    if !ok {
+        // the buffers filled (between two pairs of a pyramidal contact, say): the contact gets
+        // no rows, as every later stage reads a contact as all of its rows
+        d.nefc = first;
+        d.contact[i].efc_address = -1;
+    }
     rs.touched = chain;
     rs.clear(nv);
     ok

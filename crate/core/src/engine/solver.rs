@@ -150,6 +150,28 @@ impl SolverScratch {
     }
 }
 
+impl SolverScratch {
+    /// Room for `maxefc` rows, after the constraint buffers grew ([`Data::grow_rows`]).
+    #[cold]
+    fn grow_rows(&mut self, maxefc: usize) {
+        for v in [
+            &mut self.jar,
+            &mut self.jv,
+            &mut self.arf,
+            &mut self.force,
+            &mut self.pgs_prev,
+            &mut self.pgs_momentum,
+        ] {
+            v.resize(maxefc, 0.0);
+        }
+        self.quad.resize(3 * maxefc, 0.0);
+        self.oldstate.resize(maxefc, 0);
+        self.smooth_state.resize(maxefc, 0);
+        let n = self.all_rows.len();
+        self.all_rows.extend(n..maxefc);
+    }
+}
+
 /// "None" in the island-local dof map.
 const NONE: usize = usize::MAX;
 
@@ -160,6 +182,9 @@ pub fn solve(m: &Model, d: &mut Data, s: &mut Scratch) {
     constraint::residual(m, d, &mut b, &d.a.qacc_smooth);
     d.a.efc_b = b;
     let mut w = std::mem::take(&mut s.solver);
+    if w.jar.len() < d.maxefc {
+        w.grow_rows(d.maxefc);
+    }
     match m.opt.solver {
         Solver::Pgs => pgs(m, d, s, &mut w),
         // flex metric terms couple dofs outside the rows: one solve, as MuJoCo 3.15.0
