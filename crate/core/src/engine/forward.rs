@@ -106,10 +106,9 @@ pub fn forward_core(m: &Model, d: &mut Data, s: &mut Scratch) {
 pub fn forward_stages(m: &Model, d: &mut Data, s: &mut Scratch, sensors: bool) {
     let energy = m.opt.enabled(crate::model::enable::ENERGY);
     fwd_position(m, d, s);
-    if sensors {
-        sensor::sensor_pos(m, d);
-    }
-    if energy {
+    // a potential-energy sensor has computed it already (MuJoCo's flg_energypos)
+    let energy_pos_done = sensors && sensor::sensor_pos(m, d);
+    if energy && !energy_pos_done {
         super::energy::energy_pos(m, d);
     }
     fwd_velocity(m, d, s);

@@ -70,8 +70,10 @@ pub mod stage {
 }
 
 /// Position-stage sensors (after the position stage of the forward pass).
-pub fn sensor_pos(m: &Model, d: &mut Data) {
-    run_stage(m, d, stage::POS);
+/// Returns whether a potential-energy sensor computed `energy[0]` (MuJoCo's `flg_energypos`),
+/// so that the energy stage need not compute it again.
+pub fn sensor_pos(m: &Model, d: &mut Data) -> bool {
+    run_stage(m, d, stage::POS)
 }
 
 /// Velocity-stage sensors.
@@ -84,9 +86,10 @@ pub fn sensor_acc(m: &Model, d: &mut Data) {
     run_stage(m, d, stage::ACC);
 }
 
-fn run_stage(m: &Model, d: &mut Data, which: i32) {
+/// Returns whether it computed the potential energy.
+fn run_stage(m: &Model, d: &mut Data, which: i32) -> bool {
     if m.nsensor == 0 || m.opt.disabled(disable::SENSOR) {
-        return;
+        return false;
     }
     // what some sensors read is computed once, for the first that needs it (MuJoCo's
     // flg_subtreevel and flg_energypos/vel); MuJoCo computes the energy here whether or not
@@ -132,6 +135,7 @@ fn run_stage(m: &Model, d: &mut Data, which: i32) {
         cutoff(m, i, &mut out[..dim]);
         d.a.sensordata[adr..adr + dim].copy_from_slice(&out[..dim]);
     }
+    energy_pos
 }
 
 /// Clamps sensor `i`'s values: both sides for real data, the upper side for positive data.
