@@ -24,6 +24,10 @@ const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
         "ours__number_infinite_size",
         "an infinite value in attribute 'mass'",
     ),
+    (
+        "ours__replicate_keyframe",
+        "<keyframe> in a model with <replicate>",
+    ),
 ];
 
 /// Models with a mesh given by its vertices alone: MuJoCo's faces are qhull's triangles, in

@@ -313,5 +313,6 @@ reference_cases!(
     tendon_spring_ref,
     infinite_ranges,
     rows_grow,
+    replicate_refs,
     shell_inertia,
 );

@@ -7,6 +7,7 @@ mod attrs;
 mod composite;
 mod number;
 mod reader;
+mod replicate_refs;
 mod schema;
 mod sensor;
 pub mod xml;

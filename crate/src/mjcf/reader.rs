@@ -402,6 +402,16 @@ impl<'a> Reader<'a> {
                 return Err(c.error("World body cannot have attributes"));
             }
             self.body_children(c, 0, 0)?;
+            let replicated = super::replicate_refs::expand(c, &mut self.spec);
+            // MuJoCo 3.15.0 checks each keyframe against the model as it is while a replicate
+            // is read (its subtree once) and copies it at every attach (a key `k` becomes k0,
+            // k1, …, k, holding the copies' values in other slots): a key written for the
+            // whole model is refused there, so flexlab refuses keys beside a replicate rather
+            // than read them otherwise
+            let mut keys = root.children_named("keyframe").flat_map(|k| &k.children);
+            if let Some(k) = keys.next().filter(|_| replicated) {
+                return Err(unsupported(k, "a <keyframe> in a model with <replicate>"));
+            }
         }
         crate::compile::place_framed(&mut self.spec)?;
         Ok(self.spec)
@@ -1290,11 +1300,11 @@ impl<'a> Reader<'a> {
             }
         }
         let sep = e.string("sep").unwrap_or_default();
-        let width = (count - 1).max(1).to_string().len();
         let outer = self.replicate_suffix.clone();
         let mut result = Ok(());
         for i in 0..count as usize {
-            self.replicate_suffix = format!("{sep}{i:0width$}{outer}");
+            let suffix = super::replicate_refs::copy_suffix(&sep, count as usize, i);
+            self.replicate_suffix = format!("{suffix}{outer}");
             let copy = crate::spec::ReplicateCopy { index: i, ..step };
             result = self.in_frame(e, body, class, String::new(), FramePlacement::Copy(copy));
             if result.is_err() {
