@@ -314,5 +314,6 @@ reference_cases!(
     infinite_ranges,
     rows_grow,
     replicate_refs,
+    rigid_flex_edge_damping,
     shell_inertia,
 );

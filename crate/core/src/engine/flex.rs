@@ -382,7 +382,9 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
             d.a.flexedge_length[ei] = normalize3(&mut vec);
             let adr = m.flexedge_J_rowadr[ei] as usize;
             let nnz = m.flexedge_J_rownnz[ei] as usize;
-            if skipjac || m.nv == 0 {
+            // a rigid edge (both vertices on one body) has an empty row; it is reached here only
+            // from the compiler, which measures the rest lengths of rigid flexes too
+            if skipjac || m.nv == 0 || m.flexedge_rigid[ei] != 0 {
                 d.a.flexedge_J[adr..adr + nnz].fill(0.0);
                 continue;
             }
