@@ -382,9 +382,10 @@ pub fn flex(m: &Model, d: &mut Data, s: &mut JacScratch, vc: &mut VertCols, node
             d.a.flexedge_length[ei] = normalize3(&mut vec);
             let adr = m.flexedge_J_rowadr[ei] as usize;
             let nnz = m.flexedge_J_rownnz[ei] as usize;
-            // a rigid edge (both vertices on one body) has an empty row; it is reached here only
-            // from the compiler, which measures the rest lengths of rigid flexes too
-            if skipjac || m.nv == 0 || m.flexedge_rigid[ei] != 0 {
+            // an empty row: no dofs, or a rigid flex's edge in the compiler's pass (`set_const`
+            // clears flex_rigid to measure rigid flexes' rest lengths too; there MuJoCo 3.15.0
+            // writes a damped edge's Jacobian past its empty row, into flexedge_length)
+            if skipjac || m.nv == 0 || nnz == 0 {
                 d.a.flexedge_J[adr..adr + nnz].fill(0.0);
                 continue;
             }
