@@ -28,6 +28,10 @@ const KNOWN_UNSUPPORTED: &[(&str, &str)] = &[
         "ours__replicate_keyframe",
         "<keyframe> in a model with <replicate>",
     ),
+    (
+        "ours__cable_shared_instance",
+        "body 'bB_first' continues the cable",
+    ),
 ];
 
 /// Models on which MuJoCo 3.15.0 writes past an array, and the fields its write changed: flexlab

@@ -66,6 +66,15 @@ fn quat_adr(m: &Model, i: usize) -> usize {
     m.jnt_qposadr[m.body_jntadr[i] as usize] as usize + m.body_dofnum[i] as usize - 3
 }
 
+/// Whether body `i`'s last joint is a ball or free joint, whose quaternion [`quat_adr`] finds.
+fn ends_in_ball(m: &Model, i: usize) -> bool {
+    let (adr, num) = (m.body_jntadr[i], m.body_jntnum[i]);
+    adr >= 0 && num > 0 && {
+        let t = m.jnt_type[(adr + num - 1) as usize];
+        t == 0 || t == 1
+    }
+}
+
 fn quat_at(v: &[f64], adr: usize) -> Quat {
     [v[adr], v[adr + 1], v[adr + 2], v[adr + 3]]
 }
@@ -128,6 +137,17 @@ pub fn init(
         for b in 0..n {
             let i = i0 + b;
             let has_prev = b > 0;
+            // the plugin chains its bodies by index: each after the first turns on its own
+            // ball (or free) joint, read as the last three dofs of the body. Two composites
+            // sharing an instance chain the second's clamped first body too, whose quaternion
+            // MuJoCo 3.15.0 then reads from another joint's slots
+            if has_prev && !ends_in_ball(m, i) {
+                return Err(Error::unsupported(format!(
+                    "cable plugin instance {instance}: body '{}' continues the cable but does not \
+                     turn on a ball or free joint (a second composite on the same instance, say)",
+                    m.names_body[i]
+                )));
+            }
             if has_prev && !flat {
                 let qb = quat_at(&d.a.qpos, quat_adr(m, i));
                 let qa = quat_at(&m.body_quat, 4 * i);
