@@ -38,6 +38,9 @@ pub use checks::check_engine;
 /// Number of `size` values each geom type uses (`mjGEOMINFO`).
 const GEOMINFO: [usize; 9] = [3, 0, 1, 2, 3, 2, 3, 0, 0];
 
+/// The depth below the world at which MuJoCo's model signature (`mjCModel::PrintTree`) stops.
+const MAX_BODY_DEPTH: usize = 1024;
+
 fn cerr_obj(msg: impl Into<String>, kind: &str, name: &str, line: u32) -> Error {
     let mut e = Error::compile(msg).at_element(kind).at_object(name);
     if line > 0 {
@@ -909,6 +912,22 @@ fn build(spec: &Spec) -> Result<Model> {
         order.push(b);
         for &ch in spec.bodies[b].children.iter().rev() {
             stack.push(ch);
+        }
+    }
+    // MuJoCo 3.15.0 refuses a body 1024 levels below the world when it writes the model's
+    // signature, at the end of its compile (after about a minute for a 1,024-link cable);
+    // checked here first, before the work that grows with the chain's length cubed
+    let mut depth = vec![0usize; spec.bodies.len()];
+    for &b in &order[1..] {
+        depth[b] = depth[spec.bodies[b].parent] + 1;
+        if depth[b] == MAX_BODY_DEPTH {
+            let (name, line) = (&spec.bodies[b].name, spec.bodies[b].line);
+            return Err(cerr_obj(
+                "depth limit exceeded in signature computation",
+                "body",
+                name,
+                line,
+            ));
         }
     }
     let nbody = order.len();
