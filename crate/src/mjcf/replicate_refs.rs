@@ -17,7 +17,6 @@
 use super::xml::Element;
 use crate::spec::{EqType, Spec, Transmission};
 use flexlab_core::model::obj;
-use std::collections::HashSet;
 
 /// The kinds of named objects a reference can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,11 +30,15 @@ enum Kind {
     Actuator,
 }
 
+/// Named objects by kind. A list, not a hash set: a replicate holds a few names, and the
+/// browser build carries no hash table of this key for it.
+type Names = Vec<(Kind, String)>;
+
 /// One `<replicate>` as MuJoCo reads it: the suffixes of its copies and the names defined in
 /// it (carrying the suffixes of the replicates inside it).
 struct Scope {
     suffixes: Vec<String>,
-    names: HashSet<(Kind, String)>,
+    names: Names,
 }
 
 /// The suffix of copy `i` of `count`: `sep`, then `i` zero-padded to the digits of `count − 1`.
@@ -58,8 +61,8 @@ pub fn expand(worldbody: &Element, spec: &mut Spec) -> bool {
 /// Appends the scopes of the replicates under `e` in the order MuJoCo finishes reading them
 /// (each after those inside it); returns the names defined under `e`, as MuJoCo sees them once
 /// the replicates under it are attached.
-fn collect(e: &Element, scopes: &mut Vec<Scope>) -> HashSet<(Kind, String)> {
-    let mut names = HashSet::new();
+fn collect(e: &Element, scopes: &mut Vec<Scope>) -> Names {
+    let mut names = Names::new();
     for c in &e.children {
         let kind = match c.name.as_str() {
             "body" => Some(Kind::Body),
@@ -70,7 +73,7 @@ fn collect(e: &Element, scopes: &mut Vec<Scope>) -> HashSet<(Kind, String)> {
             _ => None,
         };
         if let (Some(kind), Some(name)) = (kind, c.attr("name").filter(|n| !n.is_empty())) {
-            names.insert((kind, name.to_string()));
+            names.push((kind, name.to_string()));
         }
         match c.name.as_str() {
             "body" | "frame" => names.extend(collect(c, scopes)),
@@ -97,13 +100,13 @@ fn collect(e: &Element, scopes: &mut Vec<Scope>) -> HashSet<(Kind, String)> {
 /// One attach of every copy of `scope`, then the delete of the original subtree.
 fn apply(scope: &Scope, spec: &mut Spec) {
     let mut inside = scope.names.clone();
-    let rename = |inside: &HashSet<(Kind, String)>, kind: Kind, name: &mut String, s: &str| {
+    let rename = |inside: &Names, kind: Kind, name: &mut String, s: &str| {
         if inside.contains(&(kind, name.clone())) {
             name.push_str(s);
         }
     };
     // tendons first: actuators and sensors may name a copied one
-    let refers = |inside: &HashSet<(Kind, String)>, t: &crate::spec::TendonSpec| {
+    let refers = |inside: &Names, t: &crate::spec::TendonSpec| {
         t.joints
             .iter()
             .any(|(j, _)| inside.contains(&(Kind::Joint, j.clone())))
@@ -122,9 +125,8 @@ fn apply(scope: &Scope, spec: &mut Spec) {
         EqType::Tendon => Some(Kind::Tendon),
         _ => None,
     };
-    let named = |inside: &HashSet<(Kind, String)>, k: Kind, n: &str| {
-        !n.is_empty() && inside.contains(&(k, n.to_string()))
-    };
+    let named =
+        |inside: &Names, k: Kind, n: &str| !n.is_empty() && inside.contains(&(k, n.to_string()));
     // an equality naming one object inside and one outside is dropped, not copied
     spec.equalities.retain(|e| {
         let Some(k) = eq_kinds(e) else { return true };
@@ -250,9 +252,9 @@ impl Named for crate::spec::ExcludeSpec {
 fn copy_per_suffix<T: Clone + Named>(
     list: &mut Vec<T>,
     scope: &Scope,
-    inside: &HashSet<(Kind, String)>,
-    refers: impl Fn(&HashSet<(Kind, String)>, &T) -> bool,
-    retarget: impl Fn(&mut T, &str, &HashSet<(Kind, String)>),
+    inside: &Names,
+    refers: impl Fn(&Names, &T) -> bool,
+    retarget: impl Fn(&mut T, &str, &Names),
 ) -> Vec<String> {
     let (moved, kept): (Vec<T>, Vec<T>) = list.drain(..).partition(|x| refers(inside, x));
     *list = kept;
