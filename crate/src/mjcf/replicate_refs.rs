@@ -97,19 +97,22 @@ fn collect(e: &Element, scopes: &mut Vec<Scope>) -> Names {
     names
 }
 
+/// Whether `inside` holds the object `name` of `kind`.
+fn has(inside: &Names, kind: Kind, name: &str) -> bool {
+    inside.iter().any(|(k, n)| *k == kind && n == name)
+}
+
 /// One attach of every copy of `scope`, then the delete of the original subtree.
 fn apply(scope: &Scope, spec: &mut Spec) {
     let mut inside = scope.names.clone();
     let rename = |inside: &Names, kind: Kind, name: &mut String, s: &str| {
-        if inside.contains(&(kind, name.clone())) {
+        if has(inside, kind, name) {
             name.push_str(s);
         }
     };
     // tendons first: actuators and sensors may name a copied one
     let refers = |inside: &Names, t: &crate::spec::TendonSpec| {
-        t.joints
-            .iter()
-            .any(|(j, _)| inside.contains(&(Kind::Joint, j.clone())))
+        t.joints.iter().any(|(j, _)| has(inside, Kind::Joint, j))
     };
     let moved = copy_per_suffix(&mut spec.tendons, scope, &inside, refers, |t, s, inside| {
         for (j, _) in &mut t.joints {
@@ -125,14 +128,13 @@ fn apply(scope: &Scope, spec: &mut Spec) {
         EqType::Tendon => Some(Kind::Tendon),
         _ => None,
     };
-    let named =
-        |inside: &Names, k: Kind, n: &str| !n.is_empty() && inside.contains(&(k, n.to_string()));
+    let named = |inside: &Names, k: Kind, n: &str| !n.is_empty() && has(inside, k, n);
     // an equality naming one object inside and one outside is dropped, not copied
     spec.equalities.retain(|e| {
         let Some(k) = eq_kinds(e) else { return true };
         let (a, b) = (named(&inside, k, &e.name1), named(&inside, k, &e.name2));
         let outside = |n: &str, inn: bool| !n.is_empty() && !inn;
-        !((a && outside(&e.name2, b)) || (b && outside(&e.name1, a)))
+        !((a || b) && (outside(&e.name1, a) || outside(&e.name2, b)))
     });
     copy_per_suffix(
         &mut spec.equalities,
@@ -159,7 +161,7 @@ fn apply(scope: &Scope, spec: &mut Spec) {
         &mut spec.actuators,
         scope,
         &inside,
-        |inside, a| target(a).is_some_and(|t| inside.contains(&t)),
+        |inside, a| target(a).is_some_and(|(k, n)| has(inside, k, &n)),
         |a, s, inside| match &mut a.target {
             Transmission::Joint(n) => rename(inside, Kind::Joint, n, s),
             Transmission::Tendon(n) => rename(inside, Kind::Tendon, n, s),
