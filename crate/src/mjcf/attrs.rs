@@ -192,14 +192,9 @@ impl Element {
         if t.split_ascii_whitespace().nth(1).is_some() {
             return Err(self.attr_error(name, format!("attribute '{name}' has too much data")));
         }
-        t.parse::<i32>().map(Some).map_err(|e| {
-            use std::num::IntErrorKind::{NegOverflow, PosOverflow};
-            let bad = match e.kind() {
-                PosOverflow | NegOverflow => BadNumber::TooLarge,
-                _ => BadNumber::Format,
-            };
-            self.attr_error(name, bad.message(name, t))
-        })
+        number::parse_int(t)
+            .map(Some)
+            .map_err(|e| self.attr_error(name, e.message(name, t)))
     }
 
     pub fn read_int(&self, name: &str, out: &mut i32) -> Result<()> {
@@ -209,23 +204,17 @@ impl Element {
         Ok(())
     }
 
-    /// A list of integers (MuJoCo accepts integral reals in some lists, e.g. `<pin id>`).
+    /// A list of integers, each read as MuJoCo 3.15.0 reads it (`strtol`, base 10): an optional
+    /// sign and digits, so `1.0`, `1e0` and `0x1` are "bad format" (checked on `<pin id>`,
+    /// `<flex element>` and `<flexcomp count>`), and past the `int` range "number is too large".
     pub fn ints(&self, name: &str) -> Result<Option<Vec<i32>>> {
-        let Some(v) = self.numbers(name)? else {
+        let Some(text) = self.attr(name).filter(|t| !t.trim_ascii().is_empty()) else {
             return Ok(None);
         };
-        let mut out = Vec::with_capacity(v.len());
-        for x in v {
-            if x.fract() != 0.0 || x.abs() > i32::MAX as f64 {
-                return Err(self.attr_error(
-                    name,
-                    format!(
-                        "attribute '{name}' must hold integers, got {}",
-                        crate::decimal::Decimal(x)
-                    ),
-                ));
-            }
-            out.push(x as i32);
+        let mut out = Vec::new();
+        for tok in text.split_ascii_whitespace() {
+            let v = number::parse_int(tok).map_err(|e| self.attr_error(name, e.message(name, tok)));
+            out.push(v?);
         }
         Ok(Some(out))
     }

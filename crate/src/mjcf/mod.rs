@@ -191,6 +191,26 @@ mod tests {
             let e = err(&geom(attr));
             assert_eq!(e.kind, ErrorKind::Unsupported, "{attr}: {e}");
         }
+        // integer lists are strtol's: MuJoCo 3.15.0 says "bad format" for each of these
+        for (attr, tok) in [
+            ("id", "1.0"),
+            ("id", "0x1"),
+            ("id", "inf"),
+            ("count", "1e0"),
+        ] {
+            let el = if attr == "id" {
+                format!("<pin id=\"{tok} 2\"/>")
+            } else {
+                String::new()
+            };
+            let count = if attr == "count" { tok } else { "3" };
+            let e = err(&format!(
+                "<mujoco><worldbody><flexcomp name=\"c\" type=\"grid\" dim=\"2\" \
+                 count=\"{count} 3 1\">{el}</flexcomp></worldbody></mujoco>"
+            ));
+            let want = format!("bad format in attribute '{attr}' ('{tok}')");
+            assert!(e.message.contains(&want), "{attr}={tok}: {e}");
+        }
         let ok = parse(
             &geom("mass=\"0x1p-2\" rgba=\"+1 0x.8 0 1\""),
             None,

@@ -62,6 +62,17 @@ pub fn parse(tok: &str) -> Result<f64, BadNumber> {
     Ok(sign(v))
 }
 
+/// One token of an integer attribute, as `strtol` (base 10) with MuJoCo's `int` range check
+/// reads it: an optional sign and decimal digits.
+pub fn parse_int(tok: &str) -> Result<i32, BadNumber> {
+    tok.parse::<i32>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+            BadNumber::TooLarge
+        }
+        _ => BadNumber::Format,
+    })
+}
+
 /// `nan(chars)`: strtod's NaN with a payload of letters, digits and underscores.
 fn is_nan_with_payload(lower: &str) -> bool {
     lower
