@@ -342,6 +342,37 @@ impl std::ops::DerefMut for Data {
     }
 }
 
+impl DataArrays {
+    /// Sizes the per-row constraint arrays (`efc_*` but the Jacobian's values and columns) for
+    /// `n` rows: at construction, and when the rows grow ([`Data::grow_rows`]).
+    fn resize_rows(&mut self, n: usize) {
+        for v in [
+            &mut self.efc_pos,
+            &mut self.efc_margin,
+            &mut self.efc_frictionloss,
+            &mut self.efc_diagA,
+            &mut self.efc_D,
+            &mut self.efc_R,
+            &mut self.efc_vel,
+            &mut self.efc_aref,
+            &mut self.efc_b,
+            &mut self.efc_force,
+        ] {
+            v.resize(n, 0.0);
+        }
+        self.efc_KBIP.resize(4 * n, 0.0);
+        for v in [
+            &mut self.efc_type,
+            &mut self.efc_id,
+            &mut self.efc_J_rownnz,
+            &mut self.efc_J_rowadr,
+            &mut self.efc_state,
+        ] {
+            v.resize(n, 0);
+        }
+    }
+}
+
 /// Most constraint-Jacobian nonzeros the buffers grow to: 16 million, 192 MB with their column
 /// indices, so that a hostile model cannot exhaust the page's memory.
 pub const NNZ_LIMIT: usize = 1 << 24;
@@ -369,7 +400,7 @@ impl Data {
         let nv = m.nv;
         let nbody = m.nbody;
         let z = zeros::<f64>;
-        let a = DataArrays {
+        let mut a = DataArrays {
             qpos: z(nq),
             qvel: z(nv),
             act: z(m.na),
@@ -436,25 +467,33 @@ impl Data {
             qfrc_smooth: z(nv),
             qacc_smooth: z(nv),
             qfrc_constraint: z(nv),
-            efc_type: crate::data::zeros(maxefc),
-            efc_id: crate::data::zeros(maxefc),
+            efc_type: Vec::new(),
+            efc_id: Vec::new(),
             efc_J: z(crate::engine::constraint::max_nnz(m, maxefc)),
-            efc_J_rownnz: crate::data::zeros(maxefc),
-            efc_J_rowadr: crate::data::zeros(maxefc),
+            efc_J_rownnz: Vec::new(),
+            efc_J_rowadr: Vec::new(),
             efc_J_colind: crate::data::zeros(crate::engine::constraint::max_nnz(m, maxefc)),
-            efc_pos: z(maxefc),
-            efc_margin: z(maxefc),
-            efc_frictionloss: z(maxefc),
-            efc_diagA: z(maxefc),
-            efc_KBIP: z(4 * maxefc),
-            efc_D: z(maxefc),
-            efc_R: z(maxefc),
-            efc_vel: z(maxefc),
-            efc_aref: z(maxefc),
-            efc_b: z(maxefc),
-            efc_force: z(maxefc),
-            efc_state: crate::data::zeros(maxefc),
+            efc_pos: Vec::new(),
+            efc_margin: Vec::new(),
+            efc_frictionloss: Vec::new(),
+            efc_diagA: Vec::new(),
+            efc_KBIP: Vec::new(),
+            efc_D: Vec::new(),
+            efc_R: Vec::new(),
+            efc_vel: Vec::new(),
+            efc_aref: Vec::new(),
+            efc_b: Vec::new(),
+            efc_force: Vec::new(),
+            efc_state: Vec::new(),
             sensordata: z(m.nsensordata),
+        };
+        a.resize_rows(maxefc);
+        let (efc_limit, nnz_limit) = if maxefc == 0 {
+            (0, 0)
+        } else {
+            let most = crate::engine::constraint::max_rows(m, maxcon).max(maxefc);
+            let nnz = (most * m.nv.max(1)).min(NNZ_LIMIT);
+            (most, nnz.max(crate::engine::constraint::max_nnz(m, maxefc)))
         };
         let mut d = Data {
             time: 0.0,
@@ -469,18 +508,8 @@ impl Data {
             contact: crate::data::zeros(room),
             maxcon,
             maxefc,
-            efc_limit: if maxefc == 0 {
-                0
-            } else {
-                crate::engine::constraint::max_rows(m, maxcon).max(maxefc)
-            },
-            nnz_limit: if maxefc == 0 {
-                0
-            } else {
-                let most = crate::engine::constraint::max_rows(m, maxcon) * m.nv.max(1);
-                most.min(NNZ_LIMIT)
-                    .max(crate::engine::constraint::max_nnz(m, maxefc))
-            },
+            efc_limit,
+            nnz_limit,
             solver_niter: 0,
             a,
             scratch: crate::engine::slot::Slot::new(crate::engine::Scratch::new(m, room, maxefc)),
@@ -501,31 +530,7 @@ impl Data {
         }
         if rows > self.maxefc {
             let n = rows.max(2 * self.maxefc).min(self.efc_limit);
-            let a = &mut self.a;
-            for v in [
-                &mut a.efc_pos,
-                &mut a.efc_margin,
-                &mut a.efc_frictionloss,
-                &mut a.efc_diagA,
-                &mut a.efc_D,
-                &mut a.efc_R,
-                &mut a.efc_vel,
-                &mut a.efc_aref,
-                &mut a.efc_b,
-                &mut a.efc_force,
-            ] {
-                v.resize(n, 0.0);
-            }
-            a.efc_KBIP.resize(4 * n, 0.0);
-            for v in [
-                &mut a.efc_type,
-                &mut a.efc_id,
-                &mut a.efc_J_rownnz,
-                &mut a.efc_J_rowadr,
-                &mut a.efc_state,
-            ] {
-                v.resize(n, 0);
-            }
+            self.a.resize_rows(n);
             self.maxefc = n;
         }
         if nnz > self.a.efc_J.len() {

@@ -89,7 +89,7 @@ impl SolverScratch {
     pub fn new(m: &Model, maxefc: usize) -> Self {
         let nv = m.nv;
         let z = |n: usize| crate::data::zeros::<f64>(n);
-        SolverScratch {
+        let mut s = SolverScratch {
             // capacity for the metric's diagonal, so filling it never allocates in the step
             backbone_diag: false,
             metric_joint: crate::data::with_capacity(nv),
@@ -104,8 +104,8 @@ impl SolverScratch {
             search: z(nv),
             tmp: z(nv),
             qfrc: z(nv),
-            jar: z(maxefc),
-            jv: z(maxefc),
+            jar: Vec::new(),
+            jv: Vec::new(),
             dense: if m.opt.solver == Solver::Newton && !constraint::sparse_jacobian(m) {
                 super::newton_dense::DenseHessian::new(nv)
             } else {
@@ -122,17 +122,17 @@ impl SolverScratch {
             newton_entries: Vec::new(),
             local: vec![NONE; nv],
             dual: Default::default(),
-            arf: z(maxefc),
-            force: z(maxefc),
-            pgs_prev: z(maxefc),
-            pgs_momentum: z(maxefc),
+            arf: Vec::new(),
+            force: Vec::new(),
+            pgs_prev: Vec::new(),
+            pgs_momentum: Vec::new(),
             pgs_blocks: crate::data::with_capacity(maxefc),
             islands: Island::new(m, maxefc),
             all_dofs: (0..nv).collect(),
-            all_rows: (0..maxefc).collect(),
-            quad: z(3 * maxefc),
-            oldstate: crate::data::zeros(maxefc),
-            smooth_state: crate::data::zeros(maxefc),
+            all_rows: Vec::new(),
+            quad: Vec::new(),
+            oldstate: Vec::new(),
+            smooth_state: Vec::new(),
             graddif: z(nv),
             mgraddif: z(nv),
             jt: {
@@ -146,12 +146,14 @@ impl SolverScratch {
                     used: crate::data::with_capacity(nv),
                 }
             },
-        }
+        };
+        // the row buffers: one list of them, which the rows' growth resizes too
+        s.grow_rows(maxefc);
+        s
     }
-}
 
-impl SolverScratch {
-    /// Room for `maxefc` rows, after the constraint buffers grew ([`Data::grow_rows`]).
+    /// Room for `maxefc` rows: at construction, and after the constraint buffers grew
+    /// ([`Data::grow_rows`]).
     #[cold]
     fn grow_rows(&mut self, maxefc: usize) {
         for v in [
