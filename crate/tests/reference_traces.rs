@@ -316,4 +316,5 @@ reference_cases!(
     replicate_refs,
     rigid_flex_edge_damping,
     shell_inertia,
+    contact_common_dofs,
 );

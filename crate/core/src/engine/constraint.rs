@@ -46,6 +46,9 @@ pub struct RowScratch {
     jr: Vec<f64>,
     mark: Vec<bool>,
     touched: Vec<usize>,
+    /// The columns of the contact row being made: `touched` in increasing order, less the
+    /// dofs both bodies share when MuJoCo skips them (see [`RowScratch::contact_chain`]).
+    chain: Vec<usize>,
     rows: Vec<f64>,
     wbody: Vec<(usize, f64)>,
     wvert: Vec<(usize, f64)>,
@@ -66,6 +69,7 @@ impl RowScratch {
             jr: crate::data::zeros::<f64>(3 * nv),
             mark: crate::data::zeros(nv),
             touched: crate::data::with_capacity(nv),
+            chain: crate::data::with_capacity(nv),
             // a contact's frame rows (condim ≤ 6) over its chain of at most nv dofs, and after
             // them the two pyramid edges being added
             rows: crate::data::zeros::<f64>(8 * nv.max(1)),
@@ -86,6 +90,61 @@ impl RowScratch {
             }
         }
         self.touched.clear();
+    }
+
+    /// Sorts the touched dofs into `chain`, the columns of contact `c`'s rows. With one body on
+    /// each side (a geom or a vertex of a flex that is not interpolated) and a sparse Jacobian,
+    /// MuJoCo 3.15.0 makes the rows with `mj_jacDifPair(…, flg_skipcommon=1)`: the dofs the two
+    /// bodies share, whose columns are exactly zero, are not in the row. They would be harmless
+    /// zeros, but the solver's sums over a row run in lanes, and a row one column longer sums
+    /// its products in other groups (an ulp apart). Two simple bodies share no dofs.
+    fn contact_chain(&mut self, m: &Model, c: &crate::data::Contact) {
+        super::sort::sort_small(&mut self.touched);
+        self.chain.clear();
+        self.chain.extend_from_slice(&self.touched);
+        let single = |side: usize| {
+            c.geom[side] >= 0 || (c.vert[side] >= 0 && m.flex_interp[c.flex[side] as usize] == 0)
+        };
+        if !sparse_jacobian(m) || !single(0) || !single(1) {
+            return;
+        }
+        let body = |side: usize| -> usize {
+            if c.geom[side] >= 0 {
+                m.geom_bodyid[c.geom[side] as usize] as usize
+            } else {
+                let f = c.flex[side] as usize;
+                m.flex_vertbodyid[m.flex_vertadr[f] as usize + c.vert[side] as usize] as usize
+            }
+        };
+        let (b1, b2) = (body(0), body(1));
+        if m.body_simple[b1] != 0 && m.body_simple[b2] != 0 {
+            return;
+        }
+        // the last dof of each weld (-1: none), walked up to where the two chains meet
+        let last = |b: usize| {
+            let w = m.body_weldid[b] as usize;
+            if m.body_dofnum[w] == 0 {
+                -1
+            } else {
+                m.body_dofadr[w] + m.body_dofnum[w] - 1
+            }
+        };
+        let (mut d1, mut d2) = (last(b1), last(b2));
+        while d1 != d2 {
+            if d1 > d2 {
+                d1 = m.dof_parentid[d1 as usize];
+            } else {
+                d2 = m.dof_parentid[d2 as usize];
+            }
+        }
+        let mut common = d1;
+        while common >= 0 {
+            let i = common as usize;
+            if let Ok(k) = self.chain.binary_search(&i) {
+                self.chain.remove(k);
+            }
+            common = m.dof_parentid[i];
+        }
     }
 
     /// Adds `w · J(body, point)` (translation, and rotation if `rot`).
@@ -469,13 +528,14 @@ fn contact_rows(
         rs.add_body(m, d, b, &c.pos, w, rot);
     }
     rs.wbody = wb;
-    if rs.touched.is_empty() {
+    rs.contact_chain(m, &c);
+    if rs.chain.is_empty() {
         d.contact[i].exclude = 3;
         d.contact[i].efc_address = -1;
+        rs.clear(nv);
         return true;
     }
-    super::sort::sort_small(&mut rs.touched);
-    let chain = std::mem::take(&mut rs.touched);
+    let chain = std::mem::take(&mut rs.chain);
     let n = chain.len();
     // rows of frame · J: normal, tangents, then spin/roll from the rotational Jacobian
     let nr = if dim > 1 { 3 } else { 1 };
@@ -551,13 +611,13 @@ fn contact_rows(
         d.nefc = first;
         d.contact[i].efc_address = -1;
     }
-    rs.touched = chain;
+    rs.chain = chain;
     rs.clear(nv);
     ok
 }
 
-/// Builds the translational normal row `frame[0:3]·J` of contact `c` in `rs` (sorted dofs in
-/// `rs.touched`, values in `rs.rows`); returns its length. Used by the passive contact path.
+/// Builds the translational normal row `frame[0:3]·J` of contact `c` in `rs` (its columns in
+/// `rs.chain`, values in `rs.rows`); returns its length. Used by the passive contact path.
 pub fn normal_row(
     m: &Model,
     d: &Data,
@@ -575,9 +635,9 @@ pub fn normal_row(
     }
     rs.wbody = wb;
     rs.wvert = wv;
-    super::sort::sort_small(&mut rs.touched);
-    let n = rs.touched.len();
-    for (k, &col) in rs.touched.iter().enumerate() {
+    rs.contact_chain(m, c);
+    let n = rs.chain.len();
+    for (k, &col) in rs.chain.iter().enumerate() {
         rs.rows[k] = c.frame[0] * rs.jp[col]
             + c.frame[1] * rs.jp[nv + col]
             + c.frame[2] * rs.jp[2 * nv + col];
@@ -587,7 +647,7 @@ pub fn normal_row(
 
 /// The dofs and values of the row [`normal_row`] built.
 pub fn normal_row_values(rs: &RowScratch, n: usize) -> (&[usize], &[f64]) {
-    (&rs.touched[..n], &rs.rows[..n])
+    (&rs.chain[..n], &rs.rows[..n])
 }
 
 /// Clears the accumulators after [`normal_row`].
