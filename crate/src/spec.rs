@@ -190,6 +190,9 @@ pub struct JointSpec {
     pub actfrclimited: TriState,
     /// Range of the actuators' total force on the joint (N or N·m).
     pub actfrcrange: [f64; 2],
+    /// Whether the joint's share of body gravity compensation goes to `qfrc_actuator` (before
+    /// the `actfrcrange` clamp) instead of `qfrc_passive` (`actuatorgravcomp`).
+    pub actgravcomp: bool,
     pub solref_limit: [f64; 2],
     pub solimp_limit: [f64; 5],
     pub solref_friction: [f64; 2],
@@ -221,6 +224,7 @@ impl Default for JointSpec {
             range: [0.0, 0.0],
             actfrclimited: TriState::Auto,
             actfrcrange: [0.0, 0.0],
+            actgravcomp: false,
             solref_limit: [0.02, 1.0],
             solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
             solref_friction: [0.02, 1.0],

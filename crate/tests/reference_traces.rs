@@ -317,4 +317,7 @@ reference_cases!(
     rigid_flex_edge_damping,
     shell_inertia,
     contact_common_dofs,
+    gravcomp,
+    gravcomp_discrete,
+    passive_disabled_fluid,
 );

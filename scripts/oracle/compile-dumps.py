@@ -27,7 +27,7 @@ SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "nmocap", "ntendon
          "nflex", "nflexvert", "nflexnode", "nflexedge", "nflexelem", "nflexelemdata",
          "nflexshelldata", "neq", "nkey", "nplugin", "nmesh", "nmeshvert", "nmeshface",
          "nmeshgraph", "nmeshpoly", "nmeshpolyvert", "nmeshpolymap", "nefm0dof", "nsensor",
-         "nsensordata", "na", "nC", "nD", "nB", "npair"]
+         "nsensordata", "na", "nC", "nD", "nB", "npair", "ngravcomp"]
 
 # Structure and every flex array the compiler and mj_setConst make.
 FIELDS = """
@@ -35,7 +35,7 @@ body_parentid body_rootid body_weldid body_mocapid body_jntnum body_jntadr body_
 body_dofadr body_geomnum body_geomadr body_simple body_pos body_quat body_ipos body_iquat
 body_mass body_subtreemass body_inertia body_plugin jnt_actuatorid eq_objtype eq_data
 jnt_type jnt_qposadr jnt_dofadr jnt_bodyid jnt_limited jnt_pos jnt_axis jnt_range jnt_stiffness
-jnt_actfrclimited jnt_actfrcrange actuator_group key_mpos key_qvel key_time tendon_limited tendon_range
+jnt_actfrclimited jnt_actfrcrange jnt_actgravcomp body_gravcomp actuator_group key_mpos key_qvel key_time tendon_limited tendon_range
 actuator_actlimited
 dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0 dof_Madr dof_simplenum
 M_rownnz M_rowadr M_colind D_rownnz D_rowadr D_diag D_colind mapM2D mapD2M B_rownnz B_rowadr B_colind

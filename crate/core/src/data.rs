@@ -257,6 +257,9 @@ data_arrays! {
     qfrc_bias: f64[1],
     qfrc_spring: f64[1],
     qfrc_damper: f64[1],
+    /// Body gravity compensation (N or N·m): in `qfrc_passive` for most joints, in
+    /// `qfrc_actuator` for those with `jnt_actgravcomp`.
+    qfrc_gravcomp: f64[1],
     /// Fluid drag and viscosity (inertia-box model), N or N·m.
     qfrc_fluid: f64[1],
     qfrc_passive: f64[1],
@@ -461,6 +464,7 @@ impl Data {
             qfrc_bias: z(nv),
             qfrc_spring: z(nv),
             qfrc_damper: z(nv),
+            qfrc_gravcomp: z(nv),
             qfrc_fluid: z(nv),
             qfrc_passive: z(nv),
             qfrc_actuator: z(nv),

@@ -20,6 +20,15 @@ pub enum GeomType {
     Sdf = 8,
 }
 
+/// Dofs of a joint of type `jnt_type` (free 6, ball 3, slide and hinge 1).
+pub fn jnt_dofnum(jnt_type: i32) -> usize {
+    match jnt_type {
+        0 => 6,
+        1 => 3,
+        _ => 1,
+    }
+}
+
 /// Integrators, numbered as `mjtIntegrator` in 3.15.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Integrator {
@@ -423,6 +432,9 @@ model_struct! {
         /// Sensors and the length of `sensordata` (the sum of `sensor_dim`).
         nsensor: usize,
         nsensordata: usize,
+        /// Bodies with a positive `gravcomp`; none means no body is compensated at all, not even
+        /// one with a negative `gravcomp` (MuJoCo's `ngravcomp` and `flg_gravcomp`).
+        ngravcomp: usize,
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
         nC: usize,
@@ -489,6 +501,7 @@ model_struct! {
         body_subtreemass: f64[1],
         body_inertia: f64[3],
         body_invweight0: f64[2],
+        /// Fraction of the body's weight that gravity compensation cancels (`gravcomp`).
         body_gravcomp: f64[1],
         body_contype: i32[1],
         body_conaffinity: i32[1],
@@ -505,6 +518,9 @@ model_struct! {
         jnt_actfrclimited: u8[1],
         /// That force's range (N or N·m).
         jnt_actfrcrange: f64[2],
+        /// Whether the joint's dofs take their gravity compensation in `qfrc_actuator` (before
+        /// the clamp) rather than in `qfrc_passive` (`actuatorgravcomp`).
+        jnt_actgravcomp: u8[1],
         jnt_solref: f64[2],
         jnt_solimp: f64[5],
         jnt_pos: f64[3],
@@ -876,6 +892,7 @@ impl Model {
             "nplugin" => self.nplugin,
             "nsensor" => self.nsensor,
             "nsensordata" => self.nsensordata,
+            "ngravcomp" => self.ngravcomp,
             "nC" => self.nC,
             "nD" => self.nD,
             "nB" => self.nB,

@@ -1248,6 +1248,7 @@ fn build(spec: &Spec) -> Result<Model> {
         m.jnt_limited.push(limited as u8);
         m.jnt_actfrclimited.push(actfrclimited as u8);
         m.jnt_actfrcrange.extend_from_slice(&j.actfrcrange);
+        m.jnt_actgravcomp.push(j.actgravcomp as u8);
         m.jnt_solref.extend_from_slice(&j.solref_limit);
         m.jnt_solimp.extend_from_slice(&j.solimp_limit);
         m.jnt_pos.extend_from_slice(&pos);

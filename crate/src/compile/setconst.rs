@@ -145,6 +145,7 @@ fn ancestor_dofs(m: &Model, b1: usize, b2: usize) -> usize {
 /// Runs MuJoCo's `mj_setConst` equivalents on a freshly built model.
 pub fn set_const(m: &mut Model) -> Result<()> {
     set_sameframe(m);
+    m.ngravcomp = m.body_gravcomp.iter().filter(|&&g| g > 0.0).count();
     m.dof_M0 = vec![0.0; m.nv];
     m.body_invweight0 = vec![0.0; 2 * m.nbody];
     m.dof_invweight0 = vec![0.0; m.nv];
@@ -245,11 +246,7 @@ pub fn set_const(m: &mut Model) -> Result<()> {
             m.dof_invweight0[id] = 1.0 / m.body_mass[b].max(math::MINVAL);
             continue;
         }
-        let dnum = match m.jnt_type[j] {
-            0 => 6,
-            1 => 3,
-            _ => 1,
-        };
+        let dnum = crate::model::jnt_dofnum(m.jnt_type[j]);
         let mut a = vec![0.0; dnum * dnum];
         let mut tmp = vec![0.0; nv];
         for r in 0..dnum {

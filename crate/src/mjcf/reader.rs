@@ -1365,7 +1365,6 @@ impl<'a> Reader<'a> {
             "simple",
             "user",
         ]))?;
-        e.reject_unsupported(&["gravcomp"])?;
         let mut name = e.string("name").unwrap_or_default();
         if !name.is_empty() {
             name.push_str(&self.replicate_suffix);
@@ -1384,6 +1383,7 @@ impl<'a> Reader<'a> {
                 b.orient = o;
             }
             e.read_bool("mocap", &mut b.mocap)?;
+            e.read_f64("gravcomp", &mut b.gravcomp)?;
             if let Some(s) = e.keyword("simple", &[("false", false), ("auto", true)])? {
                 b.simple = s;
             }
@@ -1783,6 +1783,9 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
         j.actfrclimited = l;
     }
     e.read_f64s("actuatorfrcrange", 2, &mut j.actfrcrange)?;
+    if let Some(b) = e.bool("actuatorgravcomp")? {
+        j.actgravcomp = b;
+    }
     e.read_f64s("solreflimit", 1, &mut j.solref_limit)?;
     e.read_f64s("solimplimit", 1, &mut j.solimp_limit)?;
     e.read_f64s("solreffriction", 1, &mut j.solref_friction)?;

@@ -237,6 +237,7 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) {
             a.qfrc_actuator[a.moment_colind[k] as usize] += a.actuator_moment[k] * force;
         }
     }
+    super::gravcomp::add_to_actuator(m, d);
     // the joints' limits on the actuators' total force (hinge and slide: one dof each)
     for j in 0..m.njnt {
         if m.jnt_actfrclimited[j] != 0 {

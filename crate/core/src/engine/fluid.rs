@@ -13,10 +13,9 @@ pub fn active(m: &Model) -> bool {
     m.opt.density > 0.0 || m.opt.viscosity > 0.0
 }
 
-/// Computes `qfrc_fluid` (N or N·m), zero when there is no fluid.
+/// Computes `qfrc_fluid` (N or N·m), zero when there is no fluid. The caller has zeroed it.
 pub fn fluid(m: &Model, d: &mut Data, jac: &mut JacScratch) {
     let mut out = std::mem::take(&mut d.a.qfrc_fluid);
-    out.fill(0.0);
     if active(m) {
         for b in 1..m.nbody {
             if m.body_mass[b] >= MINVAL {

@@ -199,11 +199,7 @@ fn diag_stiff(m: &Model, ck: &mut [f64]) {
             continue;
         }
         let dadr = m.jnt_dofadr[j] as usize;
-        let n = match m.jnt_type[j] {
-            0 => 6,
-            1 => 3,
-            _ => 1,
-        };
+        let n = crate::model::jnt_dofnum(m.jnt_type[j]);
         ck[dadr..dadr + n].fill(h * k.max(0.0));
     }
 }

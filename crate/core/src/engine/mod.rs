@@ -16,6 +16,7 @@ pub mod flexvert;
 pub mod fluid;
 pub mod forward;
 pub mod freebody;
+pub mod gravcomp;
 pub mod implicit;
 pub mod inertia;
 pub mod integrator;

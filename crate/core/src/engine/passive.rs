@@ -1,7 +1,8 @@
 //! Passive forces (MuJoCo's `mj_passive` / `mj_springdamper`): joint springs and dampers, flex
-//! elasticity (StVK, bending, SNH, interpolated), flex edge spring-dampers and passive contact.
-//! Springs go to `qfrc_spring`, dampers to `qfrc_damper`, their sum to `qfrc_passive`, to which
-//! the cable plugin adds its bending and twisting torques.
+//! elasticity (StVK, bending, SNH, interpolated), flex edge spring-dampers, passive contact,
+//! fluid forces and body gravity compensation. Springs go to `qfrc_spring`, dampers to
+//! `qfrc_damper`, their sum to `qfrc_passive` with the fluid and gravity compensation forces,
+//! and the cable plugin adds its bending and twisting torques last.
 
 use super::Scratch;
 use crate::data::Data;
@@ -12,14 +13,17 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     d.a.qfrc_spring.fill(0.0);
     d.a.qfrc_damper.fill(0.0);
     d.a.qfrc_passive.fill(0.0);
-    super::fluid::fluid(m, d, &mut s.jac);
+    d.a.qfrc_gravcomp.fill(0.0);
+    d.a.qfrc_fluid.fill(0.0);
     let spring = !m.opt.disabled(disable::SPRING);
     let damper = !m.opt.disabled(disable::DAMPER);
+    // MuJoCo 3.15.0 skips every passive force then, fluid and gravity compensation included
     if !spring && !damper {
-        d.a.qfrc_passive.copy_from_slice(&d.a.qfrc_fluid);
         return;
     }
+    super::fluid::fluid(m, d, &mut s.jac);
     joint_spring_damper(m, d, spring, damper);
+    let gravcomp = super::gravcomp::gravcomp(m, d, &mut s.jac);
     for f in 0..m.nflex {
         if m.flex_dim[f] == 1 || m.flex_rigid[f] != 0 {
             continue;
@@ -36,6 +40,13 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     super::elastic::contact_passive(m, d, s);
     for i in 0..m.nv {
         d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i] + d.a.qfrc_fluid[i];
+    }
+    if gravcomp {
+        for i in 0..m.nv {
+            if m.jnt_actgravcomp[m.dof_jntid[i] as usize] == 0 {
+                d.a.qfrc_passive[i] += d.a.qfrc_gravcomp[i];
+            }
+        }
     }
     // plugins add their forces last, as MuJoCo's plugin stage of mj_passive
     super::cable::passive(m, d, s);
