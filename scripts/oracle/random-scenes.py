@@ -18,6 +18,10 @@ a reference case (references.txt) or a located "not supported" error, as for the
 --actuated adds an arm on a hinge or slide joint, driven by a random actuator with a keyframe
 control, to every scene (drawn apart, so a seed's flexes and obstacles stay as they were).
 
+--articulated adds a random kinematic tree (free, slide or fixed base, two to five links on
+hinge, ball or slide joints, at times branching, with gravcomp and a pinned cloth or cable) whose
+links fold onto each other: contacts between bodies that share dofs (drawn apart, as --actuated).
+
 --snh draws scenes of its own family: the first flex is a tet grid, box or ellipsoid of Stable
 Neo-Hookean material (`elastic3d=1`, which only the spec sets: both engines get it as trace.py's
 `--elastic3d f0=1`), under the discrete integrator, which SNH requires.
@@ -254,7 +258,69 @@ class Scene:
         act = f'<{kind} joint="drive" ctrlrange="{vec(lo, hi)}"{attrs}/>'
         return body, act, f'<keyframe><key ctrl="{num(ctrl)}"/></keyframe>'
 
-    def xml(self, actuated_rng=None):
+    def articulated(self, r):
+        """A random kinematic tree (a free, slide or fixed base, then two to five links on hinge,
+        ball or slide joints, some branching) whose links fold onto each other and their base,
+        so that contacts join bodies that share dofs; random gravcomp and joint damping; a
+        cloth or cable pinned to the last link at times. Drawn from `r`, its own generator."""
+        def geom():
+            kind = r.choice(["capsule", "box", "sphere", "cylinder", "ellipsoid"])
+            a = r.uniform(0.02, 0.05)
+            size = {
+                "capsule": f'size="{num(a)}" fromto="0 0 0 {num(r.uniform(0.08, 0.2))} 0 {num(r.uniform(-0.05, 0.05))}"',
+                "box": f'size="{vec(r.uniform(0.03, 0.08), a, a)}" pos="{num(0.05)} 0 0"',
+                "sphere": f'size="{num(a + 0.01)}" pos="0.06 0 0"',
+                "cylinder": f'size="{vec(a, 0.04)}" pos="0.05 0 0"',
+                "ellipsoid": f'size="{vec(0.06, a, a)}" pos="0.05 0 0"',
+            }[kind]
+            return f'<geom type="{kind}" {size} mass="{num(r.choice([0.05, 0.2, 0.5]))}"{self.contact_attrs()[0]}/>'
+
+        def joint(k):
+            t = r.choice(["hinge", "hinge", "ball", "slide"])
+            axis = "" if t == "ball" else f' axis="{r.choice(["0 1 0", "1 0 0", "0 0 1", "0 1 1"])}"'
+            damping = r.choice([0, 0.001, 0.02])
+            return f'<joint name="j{k}" type="{t}"{axis} damping="{num(damping)}"/>'
+
+        def gravcomp():
+            return f' gravcomp="{num(r.choice([0.5, 1, 2, -0.5]))}"' if r.random() < 0.3 else ""
+
+        nlink = r.randint(2, 5)
+        self.label.append(f"tree={nlink}")
+        links = []
+        for k in range(nlink):
+            pos = vec(r.uniform(0.05, 0.2), r.uniform(-0.03, 0.03), r.uniform(-0.05, 0.08))
+            links.append((f'<body name="l{k}" pos="{pos}" euler="0 {num(r.uniform(60, 150))} 0"{gravcomp()}>', joint(k) + geom()))
+        # the last link may carry a flex pinned to it, and links may branch: a link is closed
+        # at once (its next sibling hangs from the same parent) or after the rest of the chain
+        tail = ""
+        if r.random() < 0.3:
+            self.label.append("pinned-flex")
+            kind = r.choice(["cloth", "cable"])
+            if kind == "cloth":
+                tail = ('<flexcomp name="tf" type="grid" dim="2" count="4 4 1" spacing=".03 .03 .03"'
+                        ' pos="0.1 0 -0.06" radius=".003" mass=".05"><pin id="0 1"/>'
+                        '<edge equality="true"/><contact selfcollide="none"/></flexcomp>')
+            else:
+                tail = ('<flexcomp name="tf" type="grid" dim="1" count="6 1 1" spacing=".03 .03 .03"'
+                        ' pos="0.1 0 0" radius=".004" mass=".03"><pin id="0"/>'
+                        '<edge stiffness="20" damping="0.01"/></flexcomp>')
+        inner = ""
+        for k in reversed(range(nlink)):
+            open_, content = links[k]
+            if k == nlink - 1:
+                inner = open_ + content + tail + "</body>"
+            elif r.random() < 0.25:
+                inner = open_ + content + "</body>" + inner
+            else:
+                inner = open_ + content + inner + "</body>"
+        base = r.choice(["free", "free", "slide", "fixed"])
+        self.label.append(f"base={base}")
+        bj = {"free": "<freejoint/>", "slide": '<joint type="slide" axis="0 0 1"/>', "fixed": ""}[base]
+        z = 0.12 if base != "fixed" else 0.4
+        return (f'<body name="base" pos="{vec(r.uniform(-0.2, 0.2), 0, z)}"{gravcomp()}>{bj}'
+                f'<geom type="box" size="0.1 0.1 0.04" mass="1"{self.contact_attrs()[0]}/>{inner}</body>')
+
+    def xml(self, actuated_rng=None, articulated_rng=None):
         r = self.r
         world = []
         if r.random() < 0.8:
@@ -265,6 +331,8 @@ class Scene:
         world.append(self.flexcomp(0, 0.45, condims))
         if r.random() < 0.25:
             world.append(self.flexcomp(1, 0.75, condims))
+        if articulated_rng is not None:
+            world.append(self.articulated(articulated_rng))
         option = self.option()
         tail = ""
         if actuated_rng is not None:
@@ -303,13 +371,22 @@ def main():
         action="store_true",
         help="add an actuated arm (servo, damper, cylinder, affine general or motor) to each scene",
     )
+    ap.add_argument(
+        "--articulated",
+        action="store_true",
+        help="add a random kinematic tree folding onto itself (contacts between bodies that share"
+        " dofs, gravcomp, a pinned flex) to each scene",
+    )
     a = ap.parse_args()
     assert mujoco.__version__ == "3.15.0", mujoco.__version__
     findings = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(a.seed, a.seed + a.count):
             scene = Scene(random.Random(seed), snh=a.snh)
-            text = scene.xml(random.Random(seed + 10**7) if a.actuated else None)
+            text = scene.xml(
+                random.Random(seed + 10**7) if a.actuated else None,
+                random.Random(seed + 2 * 10**7) if a.articulated else None,
+            )
             path = os.path.join(tmp, f"scene{seed}.xml")
             with open(path, "w") as f:
                 f.write(text)
