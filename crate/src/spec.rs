@@ -193,6 +193,9 @@ pub struct JointSpec {
     /// Whether the joint's share of body gravity compensation goes to `qfrc_actuator` (before
     /// the `actfrcrange` clamp) instead of `qfrc_passive` (`actuatorgravcomp`).
     pub actgravcomp: bool,
+    /// `springdamper`: a time constant (s) and damping ratio from which the compiler sets the
+    /// joint's stiffness and damping, both 0 when unset.
+    pub springdamper: [f64; 2],
     pub solref_limit: [f64; 2],
     pub solimp_limit: [f64; 5],
     pub solref_friction: [f64; 2],
@@ -225,6 +228,7 @@ impl Default for JointSpec {
             actfrclimited: TriState::Auto,
             actfrcrange: [0.0, 0.0],
             actgravcomp: false,
+            springdamper: [0.0, 0.0],
             solref_limit: [0.02, 1.0],
             solimp_limit: [0.9, 0.95, 0.001, 0.5, 2.0],
             solref_friction: [0.02, 1.0],

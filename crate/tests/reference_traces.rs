@@ -320,4 +320,6 @@ reference_cases!(
     gravcomp,
     gravcomp_discrete,
     passive_disabled_fluid,
+    springdamper,
+    springdamper_implicitfast,
 );

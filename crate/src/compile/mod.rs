@@ -277,11 +277,12 @@ pub fn compile(spec: &Spec) -> Result<Model> {
             ));
         }
     }
-    let mut m = build(spec)?;
+    let (mut m, jnt_spec) = build(spec)?;
     if spec.compiler.settotalmass > 0.0 {
         set_totalmass(&mut m, spec.compiler.settotalmass);
     }
     setconst::set_const(&mut m)?;
+    auto_spring_damper(&mut m, spec, &jnt_spec);
     setconst::apply_statistic(&mut m, &spec.statistic);
     checks::check_engine(&m)?;
     let configs: Vec<Option<&[(String, String)]>> = spec
@@ -903,7 +904,8 @@ fn full_inertia(full: &[f64; 6]) -> std::result::Result<([f64; 3], [f64; 4]), St
     Ok((val, q))
 }
 
-fn build(spec: &Spec) -> Result<Model> {
+/// The model without its constants (`set_const`), and the spec joint of each model joint.
+fn build(spec: &Spec) -> Result<(Model, Vec<usize>)> {
     let c = &spec.compiler;
     // ---- bodies in depth-first order
     let mut order = Vec::with_capacity(spec.bodies.len());
@@ -1169,6 +1171,12 @@ fn build(spec: &Spec) -> Result<Model> {
                 "joint",
                 &j.name,
                 j.line,
+            ));
+        }
+        let sd = j.springdamper;
+        if (sd[0] != 0.0 || sd[1] != 0.0) && (sd[0] <= 0.0 || sd[1] <= 0.0) {
+            return Err(err(
+                "when defined, springdamper values must be positive in joint".into(),
             ));
         }
         if m.body_jntnum[bi] == 0 {
@@ -1871,7 +1879,30 @@ fn build(spec: &Spec) -> Result<Model> {
         m.nmeshface += cm.face.len() / 3;
         m.names_mesh.push(ms.name.clone());
     }
-    Ok(m)
+    Ok((m, jnt_order.iter().map(|&(j, _)| j).collect()))
+}
+
+/// Joints with a `springdamper` get the stiffness and damping of a spring-damper with that time
+/// constant and damping ratio for the joint's mean inertia at `qpos0`, `ndof / Σ dof_invweight0`
+/// (MuJoCo's `mjCModel::AutoSpringDamper`, after `mj_setConst`).
+fn auto_spring_damper(m: &mut Model, spec: &Spec, jnt_spec: &[usize]) {
+    for (j, &sj) in jnt_spec.iter().enumerate() {
+        let [timeconst, dampratio] = spec.joints[sj].springdamper;
+        if timeconst <= 0.0 || dampratio <= 0.0 {
+            continue;
+        }
+        let adr = m.jnt_dofadr[j] as usize;
+        let ndim = crate::model::jnt_dofnum(m.jnt_type[j]);
+        let mut inertia = 0.0;
+        for i in 0..ndim {
+            inertia += m.dof_invweight0[adr + i];
+        }
+        inertia = ndim as f64 / inertia.max(math::MINVAL);
+        let stiffness = inertia / (timeconst * timeconst * dampratio * dampratio).max(math::MINVAL);
+        let damping = 2.0 * inertia / timeconst.max(math::MINVAL);
+        m.jnt_stiffness[j] = stiffness;
+        m.dof_damping[adr..adr + ndim].fill(damping);
+    }
 }
 
 /// Compiles every mesh asset (used or not, as MuJoCo does); a mesh used by a colliding mesh

@@ -1744,7 +1744,6 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
         allowed.push("name");
     }
     e.check_attrs(&allowed)?;
-    e.reject_unsupported(&["springdamper"])?;
     if let Some(n) = e.string("name") {
         j.name = n;
     }
@@ -1800,6 +1799,7 @@ fn read_joint(e: &Element, j: &mut JointSpec, in_default: bool) -> Result<()> {
     e.read_f64("margin", &mut j.margin)?;
     e.read_f64("ref", &mut j.reference)?;
     e.read_f64("springref", &mut j.springref)?;
+    e.read_f64s("springdamper", 2, &mut j.springdamper)?;
     e.read_f64("armature", &mut j.armature)?;
     // frictionloss > 0 (here or from a default class) is rejected by the compiler, after the
     // flex checks MuJoCo runs first
