@@ -83,8 +83,12 @@ fn set_sameframe(m: &mut Model) {
     }
 }
 
-/// Sparsity of `flexedge_J` (rows for flexes that need edge Jacobians; a true prefix sum over
-/// all edges, where MuJoCo restarts at 0 after a flex without Jacobians) and `nJfe`.
+/// Sparsity of `flexedge_J` (rows for flexes that need edge Jacobians) and `nJfe`. A flex
+/// without rows (rigid, interpolated, or with no edge force) leaves its rows' `rowadr` at 0, as
+/// MuJoCo's `makeFlexSparse` does. MuJoCo also computes each row's address from the row before
+/// it, so a flex after such a flex starts again at 0 and its rows alias an earlier flex's (whose
+/// edge velocities, dampers and equality rows then read the later flex's Jacobian); here the
+/// rows keep counting past the earlier ones (see README, `flex_jacobian_alias`).
 fn flex_sparse(m: &mut Model, d: &Data) {
     let mut s = jacobian::JacScratch::new(m.nv);
     let ne = m.nflexedge;
@@ -97,9 +101,6 @@ fn flex_sparse(m: &mut Model, d: &Data) {
         let e0 = m.flex_edgeadr[f] as usize;
         let en = m.flex_edgenum[f] as usize;
         if m.flex_rigid[f] != 0 || m.flex_interp[f] != 0 {
-            for e in e0..e0 + en {
-                m.flexedge_J_rowadr[e] = adr;
-            }
             continue;
         }
         let skip = m.flex_edgeequality[f] == 0
@@ -112,10 +113,10 @@ fn flex_sparse(m: &mut Model, d: &Data) {
             let b2 = m.flex_vertbodyid[vb + m.flex_edge[2 * e + 1] as usize] as usize;
             // MuJoCo sizes nJfe by the ancestor dofs of both bodies whether or not rows are used
             njfe += ancestor_dofs(m, b1, b2);
-            m.flexedge_J_rowadr[e] = adr;
             if skip {
                 continue;
             }
+            m.flexedge_J_rowadr[e] = adr;
             let p = [0.0; 3];
             let nv = jacobian::jac_dif_pair(m, d, &mut s, b1, b2, &p, &p, false);
             m.flexedge_J_rownnz[e] = nv as i32;
