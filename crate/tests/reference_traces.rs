@@ -322,4 +322,5 @@ reference_cases!(
     passive_disabled_fluid,
     springdamper,
     springdamper_implicitfast,
+    tendon_fixed_ball_free,
 );

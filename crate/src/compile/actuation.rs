@@ -76,11 +76,6 @@ pub fn compile(m: &mut Model, spec: &Spec) -> Result<()> {
                 m.names_jnt.iter().position(|n| n == jn).ok_or_else(|| {
                     e(format!("joint '{jn}' not found in tendon {ti}, wrap {wi}"))
                 })?;
-            if !matches!(m.jnt_type[j], 2 | 3) {
-                return Err(e(
-                    "only HINGE and SLIDE joint allowed in fixed tendon".into()
-                ));
-            }
             m.wrap_type.push(1);
             m.wrap_objid.push(j as i32);
             m.wrap_prm.push(*coef);
