@@ -354,6 +354,24 @@ class Scene:
         return text
 
 
+def aliased_edge_rows(path):
+    """Whether MuJoCo 3.15.0 stores two flexes' edge Jacobian rows over each other (its
+    makeFlexSparse restarts at address 0 after a flex without rows): a known difference that
+    flexlab does not copy (README, `flex_jacobian_alias`), so such a scene is no finding."""
+    try:
+        m = mujoco.MjModel.from_xml_path(path)
+    except Exception:
+        return False
+    used = set()
+    for e in range(m.nflexedge):
+        adr, n = int(m.flexedge_J_rowadr[e]), int(m.flexedge_J_rownnz[e])
+        span = set(range(adr, adr + n))
+        if used & span:
+            return True
+        used |= span
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=50)
@@ -394,6 +412,9 @@ def main():
             extra = [arg for item in elastic3d for arg in ("--elastic3d", item)]
             both = sweep.trace_both(a.oracle, path, a.steps, extra)
             verdict, finding = sweep.judge(path, a.steps, *both, elastic3d=elastic3d)
+            if finding and aliased_edge_rows(path):
+                finding = False
+                verdict += " [known: MuJoCo's edge Jacobian rows alias]"
             refused += verdict.startswith("flexlab refuses")
             if finding:
                 findings += 1
