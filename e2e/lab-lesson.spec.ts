@@ -27,6 +27,12 @@ test('a lesson renders from Markdown with math, sanitized, with contents and dee
   const s1 = page.locator('section[data-section="01-rope"]');
   await expect(s1.locator('.katex').first()).toBeVisible();
   await expect(s1.locator('.math-display math')).toHaveCount(1); // MathML for screen readers
+  // KaTeX draws \sqrt and \widehat as inline SVG, which the sanitizer keeps (the hat was lost)
+  const drawn = s1.locator('.katex-html svg path');
+  await expect(drawn).toHaveCount(2);
+  for (const d of await drawn.evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? ''))) {
+    expect(d.length).toBeGreaterThan(20);
+  }
   // raw HTML in lesson text is shown as text, never run
   await expect(s1).toContainText('<img src=x onerror="window.__pwned=1">');
   await expect(s1.locator('img')).toHaveCount(0);

@@ -2,7 +2,9 @@
 import DOMPurify from 'dompurify';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 
-const CONFIG = { USE_PROFILES: { html: true, mathMl: true }, ADD_ATTR: ['data-directive', 'data-id'] };
+// KaTeX draws stretchy accents and radicals (\widehat, \sqrt, \overrightarrow) as inline SVG
+// paths; DOMPurify's svg profile keeps those and still drops scripts, handlers and foreignObject.
+const CONFIG = { USE_PROFILES: { html: true, mathMl: true, svg: true }, ADD_ATTR: ['data-directive', 'data-id'] };
 
 /** Sanitized HTML of lesson Markdown, as a fragment. */
 export function markdownFragment(src: string): DocumentFragment {
