@@ -323,4 +323,5 @@ reference_cases!(
     springdamper,
     springdamper_implicitfast,
     tendon_fixed_ball_free,
+    island_dense_cross_row,
 );

@@ -77,6 +77,8 @@ pub struct SolverScratch {
     /// The rows' states at `qacc_smooth` (the warm start's last update): what MuJoCo 3.15.0
     /// leaves in `efc_state` after solving islands, whose states stay in its island copies.
     smooth_state: Vec<i32>,
+    /// Whether each row is one of the rows being solved (the island's, or all of them).
+    in_part: Vec<bool>,
     graddif: Vec<f64>,
     mgraddif: Vec<f64>,
     /// The rows' Jacobian by columns.
@@ -133,6 +135,7 @@ impl SolverScratch {
             quad: Vec::new(),
             oldstate: Vec::new(),
             smooth_state: Vec::new(),
+            in_part: Vec::new(),
             graddif: z(nv),
             mgraddif: z(nv),
             jt: {
@@ -169,6 +172,7 @@ impl SolverScratch {
         self.quad.resize(3 * maxefc, 0.0);
         self.oldstate.resize(maxefc, 0);
         self.smooth_state.resize(maxefc, 0);
+        self.in_part.resize(maxefc, false);
         let n = self.all_rows.len();
         self.all_rows.extend(n..maxefc);
     }
@@ -394,14 +398,20 @@ fn mul_jac_part(
     }
 }
 
-/// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it (all
-/// in its island) in `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
+/// `out = Jᵀ·f` on the dofs `dofs`, each a sparse dot product over the rows touching it in
+/// `mju_mulMatVecSparse`'s order on MuJoCo's transposed Jacobian.
+///
+/// A dense row can move a dof outside its island: MuJoCo finds a constraint's trees from its
+/// first row's nonzeros, and a contact's normal can miss a dof its tangents move. MuJoCo's
+/// island solve multiplies by the island's block of `J` (its rows, its dofs), so such an entry
+/// counts in neither island; only the rows being solved (`in_part`) are summed. (Sparse rows
+/// are scanned by their columns, which every row of a contact shares.)
 ///
 /// Only the dofs that some row touches ([`JacT::used`]) are written: the others' sums are 0,
 /// which `out` must already hold there (the solve zeroes it before its first product). On the
 /// bench's draped 30×30 cloth, its 50 contacts touch 377 of the 2700 dofs on average (450 at
 /// most).
-fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
+fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize], in_part: &[bool]) {
     // MuJoCo's order: a sparse model dots each column with the forces (`mju_mulMatVecSparse`
     // on JT), a dense one adds the rows one after another (`mju_mulMatTVec`), so each dof sums
     // its rows in order from zero
@@ -411,7 +421,9 @@ fn mul_jac_t_part(jt: &JacT, out: &mut [f64], f: &[f64], dofs: &[usize]) {
         if jt.dense {
             let mut s = 0.0;
             for (&v, &r) in val.iter().zip(row) {
-                s += v * f[r as usize];
+                if in_part[r as usize] {
+                    s += v * f[r as usize];
+                }
             }
             s
         } else {
@@ -847,6 +859,9 @@ fn primal_part(
     for (k, &i) in dofs.iter().enumerate() {
         w.local[i] = k;
     }
+    for &r in rows {
+        w.in_part[r] = true;
+    }
     let elliptic_hessian = newton && m.opt.cone == crate::model::Cone::Elliptic;
     mul_mtilde_part(
         m,
@@ -947,6 +962,9 @@ fn primal_part(
     for &i in dofs {
         w.local[i] = NONE;
     }
+    for &r in rows {
+        w.in_part[r] = false;
+    }
     iter
 }
 
@@ -990,7 +1008,7 @@ fn newton_mgrad(
 /// Row forces and states from `w.jar` on `rows`, and `w.qfrc = Jᵀ·force` on `dofs`.
 fn part_update(d: &mut Data, w: &mut SolverScratch, rows: &[usize], dofs: &[usize], cone: bool) {
     constraint::update_rows(d, &w.jar, rows, cone);
-    mul_jac_t_part(&w.jt, &mut w.qfrc, &d.a.efc_force, dofs);
+    mul_jac_t_part(&w.jt, &mut w.qfrc, &d.a.efc_force, dofs, &w.in_part);
 }
 
 /// `w.mgrad = M⁻¹·w.grad` on `dofs`; with the flex metric, its block preconditioner over every
