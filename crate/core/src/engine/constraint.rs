@@ -137,14 +137,11 @@ impl RowScratch {
                 d2 = m.dof_parentid[d2 as usize];
             }
         }
-        let mut common = d1;
-        while common >= 0 {
-            let i = common as usize;
-            if let Ok(k) = self.chain.binary_search(&i) {
-                self.chain.remove(k);
-            }
-            common = m.dof_parentid[i];
-        }
+        // the shared dofs are the meeting dof and its ancestors; a dof's ancestors come before
+        // it, and the dofs between the meeting point and either body after it, so they are the
+        // chain's prefix up to the meeting dof
+        let shared = self.chain.partition_point(|&i| i as i32 <= d1);
+        self.chain.drain(..shared);
     }
 
     /// Adds `w · J(body, point)` (translation, and rotation if `rot`).
