@@ -1370,7 +1370,7 @@ impl<'a> Reader<'a> {
             name.push_str(&self.replicate_suffix);
         }
         if !name.is_empty() && self.spec.find_body(&name).is_some() {
-            return Err(e.attr_error("name", format!("repeated name '{name}' in body")));
+            return Err(e.attr_error("name", format!("Error: repeated name '{name}' in body")));
         }
         let id = self.spec.add_body(parent, &name);
         let childclass = self.child_class(e, class)?;
