@@ -270,6 +270,9 @@ pub struct GeomSpec {
     pub solimp: [f64; 5],
     pub margin: f64,
     pub gap: f64,
+    /// Constant pull of its contacts along their normals (N; negative pushes), 3.15.0's
+    /// translated friction cone.
+    pub adhesion: f64,
     /// Explicit mass (kg); NaN when density decides (MuJoCo's undefined value).
     pub mass: f64,
     pub density: f64,
@@ -308,6 +311,7 @@ impl Default for GeomSpec {
             solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
             margin: 0.0,
             gap: 0.0,
+            adhesion: 0.0,
             mass: f64::NAN,
             density: 1000.0,
             shellinertia: false,
@@ -740,10 +744,12 @@ pub struct PairSpec {
     /// Reference of the friction rows; zero: those of `solref`.
     pub solreffriction: [f64; 2],
     pub solimp: [f64; 5],
-    /// Distance below which the pair's contacts exist (m).
+    /// Distance below which the pair's contacts are active (m).
     pub margin: f64,
-    /// Part of `margin` within which contacts exist but are not active (m).
+    /// Distance beyond `margin` within which contacts are found but not active (m).
     pub gap: f64,
+    /// Adhesion of the pair's contacts (N), replacing its geoms'.
+    pub adhesion: f64,
     pub line: u32,
 }
 
@@ -761,6 +767,7 @@ impl Default for PairSpec {
             solimp: [0.9, 0.95, 0.001, 0.5, 2.0],
             margin: 0.0,
             gap: 0.0,
+            adhesion: 0.0,
             line: 0,
         }
     }

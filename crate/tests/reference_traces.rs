@@ -324,4 +324,10 @@ reference_cases!(
     springdamper_implicitfast,
     tendon_fixed_ball_free,
     island_dense_cross_row,
+    adhesion_rigid,
+    adhesion_rigid_discrete,
+    adhesion_rigid_elliptic,
+    adhesion_cloth,
+    adhesion_cloth_passive,
+    adhesion_cloth_discrete,
 );

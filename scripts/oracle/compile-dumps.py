@@ -40,7 +40,7 @@ actuator_actlimited
 dof_bodyid dof_jntid dof_parentid dof_damping dof_armature dof_M0 dof_Madr dof_simplenum
 M_rownnz M_rowadr M_colind D_rownnz D_rowadr D_diag D_colind mapM2D mapD2M B_rownnz B_rowadr B_colind
 geom_type geom_bodyid geom_size geom_pos geom_quat geom_contype geom_conaffinity geom_condim
-geom_friction geom_dataid geom_plugin geom_aabb geom_rbound geom_matid site_bodyid site_pos site_quat site_size
+geom_friction geom_adhesion geom_dataid geom_plugin geom_aabb geom_rbound geom_matid site_bodyid site_pos site_quat site_size
 cam_bodyid cam_pos cam_quat light_bodyid light_pos light_dir
 mesh_vertadr mesh_vertnum mesh_faceadr mesh_facenum mesh_graphadr mesh_pos mesh_quat mesh_vert
 mesh_face mesh_polynum mesh_polyadr mesh_polymapadr mesh_polymapnum
@@ -66,7 +66,7 @@ key_qpos key_ctrl key_mquat
 sensor_type sensor_datatype sensor_needstage sensor_objtype sensor_objid sensor_reftype
 sensor_refid sensor_dim sensor_adr sensor_cutoff sensor_noise
 pair_dim pair_geom1 pair_geom2 pair_signature pair_solref pair_solreffriction pair_solimp
-pair_margin pair_gap pair_friction
+pair_margin pair_gap pair_adhesion pair_friction
 """.split()
 
 # mjModel.stat (mj_setConst's statistics, or <statistic>'s values where the model sets them).

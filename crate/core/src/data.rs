@@ -92,6 +92,8 @@ pub struct Contact {
     pub solref: [f64; 2],
     pub solreffriction: [f64; 2],
     pub solimp: [f64; 5],
+    /// Constant pull along the normal (N): the geoms' or the pair's `adhesion`.
+    pub adhesion: f64,
     pub mu: f64,
     pub h: [f64; 36],
     pub dim: i32,
@@ -115,6 +117,7 @@ impl Default for Contact {
             solref: [0.0; 2],
             solreffriction: [0.0; 2],
             solimp: [0.0; 5],
+            adhesion: 0.0,
             mu: 0.0,
             h: [0.0; 36],
             dim: 0,
@@ -262,6 +265,8 @@ data_arrays! {
     qfrc_gravcomp: f64[1],
     /// Fluid drag and viscosity (inertia-box model), N or N·m.
     qfrc_fluid: f64[1],
+    /// The adhesive contacts' constant pull along their normals (N or N·m).
+    qfrc_adhesion: f64[1],
     qfrc_passive: f64[1],
 
     qfrc_actuator: f64[1],
@@ -466,6 +471,7 @@ impl Data {
             qfrc_damper: z(nv),
             qfrc_gravcomp: z(nv),
             qfrc_fluid: z(nv),
+            qfrc_adhesion: z(nv),
             qfrc_passive: z(nv),
             qfrc_actuator: z(nv),
             qfrc_smooth: z(nv),

@@ -435,6 +435,9 @@ model_struct! {
         /// Bodies with a positive `gravcomp`; none means no body is compensated at all, not even
         /// one with a negative `gravcomp` (MuJoCo's `ngravcomp` and `flg_gravcomp`).
         ngravcomp: usize,
+        /// Whether some geom or pair has a non-zero `adhesion` (MuJoCo's `flg_adhesion`): the
+        /// collision, reference and passive stages skip adhesion without it.
+        flg_adhesion: bool,
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).
         nC: usize,
@@ -583,6 +586,8 @@ model_struct! {
         geom_friction: f64[3],
         geom_margin: f64[1],
         geom_gap: f64[1],
+        /// Pull of the geom's contacts along their normals (N); two geoms' add up.
+        geom_adhesion: f64[1],
         geom_rgba: f32[4],
         /// Material of each geom, or -1.
         geom_matid: i32[1],
@@ -740,6 +745,8 @@ model_struct! {
         /// Margin and gap of the pair's contacts (m).
         pair_margin: f64[1],
         pair_gap: f64[1],
+        /// Adhesion of the pair's contacts (N), in place of its geoms'.
+        pair_adhesion: f64[1],
         /// Sliding (two), torsional and rolling (two) friction of the pair's contacts.
         pair_friction: f64[5],
 

@@ -92,6 +92,7 @@ fn compile_pairs(spec: &Spec, m: &mut Model) -> Result<()> {
         m.pair_solimp.extend_from_slice(&p.solimp);
         m.pair_margin.push(p.margin);
         m.pair_gap.push(p.gap);
+        m.pair_adhesion.push(p.adhesion);
         m.pair_friction.extend_from_slice(&p.friction);
     }
     m.npair = spec.pairs.len();
@@ -1529,6 +1530,7 @@ fn build(spec: &Spec) -> Result<(Model, Vec<usize>)> {
         m.geom_friction.extend_from_slice(&gs.friction);
         m.geom_margin.push(gs.margin);
         m.geom_gap.push(gs.gap);
+        m.geom_adhesion.push(gs.adhesion);
         // the geom's own colour, as MuJoCo keeps it: drawing prefers the material's when this
         // is the default grey (mjv's setMaterial)
         m.geom_rgba.extend_from_slice(&gs.rgba);

@@ -147,6 +147,9 @@ fn ancestor_dofs(m: &Model, b1: usize, b2: usize) -> usize {
 pub fn set_const(m: &mut Model) -> Result<()> {
     set_sameframe(m);
     m.ngravcomp = m.body_gravcomp.iter().filter(|&&g| g > 0.0).count();
+    m.flg_adhesion = [&m.geom_adhesion, &m.pair_adhesion]
+        .iter()
+        .any(|a| a.iter().any(|&a| a != 0.0));
     m.dof_M0 = vec![0.0; m.nv];
     m.body_invweight0 = vec![0.0; 2 * m.nbody];
     m.dof_invweight0 = vec![0.0; m.nv];

@@ -1848,7 +1848,7 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
         allowed.push("name");
     }
     e.check_attrs(&allowed)?;
-    e.reject_unsupported(&["hfield", "surfacevel", "adhesion"])?;
+    e.reject_unsupported(&["hfield", "surfacevel"])?;
     if e.keyword("fluidshape", &[("none", 0), ("ellipsoid", 1)])?
         .is_some_and(|v| v == 1)
     {
@@ -1908,6 +1908,7 @@ pub(super) fn read_geom(e: &Element, g: &mut GeomSpec, in_default: bool) -> Resu
     e.read_f64s("solimp", 1, &mut g.solimp)?;
     e.read_f64("margin", &mut g.margin)?;
     e.read_f64("gap", &mut g.gap)?;
+    e.read_f64("adhesion", &mut g.adhesion)?;
     if let Some(ft) = e.exact_f64s::<6>("fromto")? {
         g.fromto = Some(ft);
     }
@@ -2067,10 +2068,6 @@ fn read_pair(e: &Element, p: &mut PairSpec, in_default: bool) -> Result<()> {
         allowed.extend(["name", "geom1", "geom2"]);
     }
     e.check_attrs(&allowed)?;
-    // contact adhesion (3.15.0) changes which contacts are active, like a geom's
-    if e.f64("adhesion")?.is_some_and(|a| a != 0.0) {
-        e.reject_unsupported(&["adhesion"])?;
-    }
     if !in_default {
         p.name = e.string("name").unwrap_or_default();
         p.geom1 = e.string("geom1").unwrap_or_default();
@@ -2084,6 +2081,7 @@ fn read_pair(e: &Element, p: &mut PairSpec, in_default: bool) -> Result<()> {
     e.read_f64s("solimp", 1, &mut p.solimp)?;
     e.read_f64("gap", &mut p.gap)?;
     e.read_f64("margin", &mut p.margin)?;
+    e.read_f64("adhesion", &mut p.adhesion)?;
     Ok(())
 }
 

@@ -1599,6 +1599,9 @@ pub fn reference(m: &Model, d: &mut Data, s: &mut Scratch) {
             d.a.efc_aref[i] /= 1.0 + h * k[1] + h * h * k[0] * k[2];
         }
     }
+    // last: MuJoCo 3.15.0's discrete integrator does not divide the adhesion bias (the other
+    // integrators add it before J̇·v, which only equality rows take)
+    super::adhesion::reference(m, d);
 }
 
 /// Row forces, states and the constraint cost for residuals `jar = J·qacc − aref`

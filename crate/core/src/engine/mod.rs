@@ -1,6 +1,7 @@
 //! The numeric core, one module per pipeline stage, in MuJoCo's order.
 
 pub mod actuation;
+pub mod adhesion;
 pub mod bodybvh;
 pub mod cable;
 pub mod collision;

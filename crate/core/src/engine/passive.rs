@@ -15,6 +15,7 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     d.a.qfrc_passive.fill(0.0);
     d.a.qfrc_gravcomp.fill(0.0);
     d.a.qfrc_fluid.fill(0.0);
+    d.a.qfrc_adhesion.fill(0.0);
     let spring = !m.opt.disabled(disable::SPRING);
     let damper = !m.opt.disabled(disable::DAMPER);
     // MuJoCo 3.15.0 skips every passive force then, fluid and gravity compensation included
@@ -38,8 +39,13 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     flex_edge_spring_damper(m, d, spring, damper);
     super::tendon::spring_damper(m, d, spring, damper);
     super::elastic::contact_passive(m, d, s);
+    super::adhesion::passive(m, d, s);
+    // MuJoCo adds fluid and adhesion only when it has some; adding their zeros instead changes
+    // no value (only a -0 to +0)
+    let a = &mut d.a;
     for i in 0..m.nv {
-        d.a.qfrc_passive[i] = d.a.qfrc_spring[i] + d.a.qfrc_damper[i] + d.a.qfrc_fluid[i];
+        a.qfrc_passive[i] =
+            a.qfrc_spring[i] + a.qfrc_damper[i] + a.qfrc_fluid[i] + a.qfrc_adhesion[i];
     }
     if gravcomp {
         for i in 0..m.nv {

@@ -65,6 +65,7 @@ pub fn contact_force(m: &Model, d: &Data, id: usize) -> [f64; 6] {
             out[i + 1] = (f[2 * i] - f[2 * i + 1]) * con.friction[i];
         }
     }
+    out[0] -= con.adhesion;
     out
 }
 

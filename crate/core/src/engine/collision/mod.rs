@@ -220,6 +220,8 @@ pub(crate) struct Params {
     pub solreffriction: [f64; 2],
     pub solimp: [f64; 5],
     pub friction: [f64; 5],
+    /// The contact's pull along its normal (N).
+    pub adhesion: f64,
 }
 
 pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Params {
@@ -264,12 +266,23 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
     };
     let (p1, c1, mix1, r1, i1, fr1) = side(g1, f1);
     let (p2, c2, mix2, r2, i2, fr2) = side(g2, f2);
-    let (condim, solref, solimp, fri);
+    // a flex has no adhesion of its own
+    let adhesion_of = |g: i32, f: i32| {
+        if f < 0 {
+            m.geom_adhesion[g as usize]
+        } else {
+            0.0
+        }
+    };
+    let (a1, a2) = (adhesion_of(g1, f1), adhesion_of(g2, f2));
+    let (condim, solref, solimp, fri, adhesion);
     if p1 > p2 {
-        (condim, solref, solimp, fri) = (c1, r1, i1, fr1);
+        (condim, solref, solimp, fri, adhesion) = (c1, r1, i1, fr1, a1);
     } else if p1 < p2 {
-        (condim, solref, solimp, fri) = (c2, r2, i2, fr2);
+        (condim, solref, solimp, fri, adhesion) = (c2, r2, i2, fr2, a2);
     } else {
+        // each surface adds its own attraction
+        adhesion = a1 + a2;
         condim = c1.max(c2);
         let mix = if mix1 >= MINVAL && mix2 >= MINVAL {
             mix1 / (mix1 + mix2)
@@ -306,6 +319,7 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
         solreffriction: [0.0; 2],
         solimp,
         friction: [fri[0], fri[0], fri[1], fri[2], fri[2]],
+        adhesion,
     }
 }
 
@@ -323,6 +337,7 @@ fn pair_param(m: &Model, p: usize) -> Params {
         solreffriction: [rf[0], rf[1]],
         solimp: row(&m.pair_solimp, 5),
         friction: row(&m.pair_friction, 5),
+        adhesion: m.pair_adhesion[p],
     }
 }
 
@@ -385,7 +400,14 @@ pub(crate) fn add_contact(
     // keeps distinct edges (with zeros the rows of a condim-6 contact are linearly dependent)
     let friction = if over { o.o_friction } else { p.friction };
     c.friction = friction.map(|mu| max(MINMU, mu));
-    c.exclude = (c.dist >= margin) as i32;
+    c.adhesion = p.adhesion;
+    // an adhesive contact stays active in the gap, as a normal-only row whose reference pulls
+    // (a tether); without surface contact it has no friction
+    let in_gap = c.dist >= margin;
+    c.exclude = (in_gap && p.adhesion == 0.0) as i32;
+    if in_gap && p.adhesion != 0.0 {
+        c.dim = 1;
+    }
     c.geom = ids.0;
     c.flex = ids.1;
     c.elem = ids.2;

@@ -112,9 +112,11 @@ pub fn plane_cylinder(
         let mut vec1 = cross(&vec, &axis);
         normalize3(&mut vec1);
         let vec1 = scl3(&vec1, size2[0] * 3f64.sqrt() / 2.0);
-        let base = add3(&add3(&p2, &axis), &scl3(&vec, -0.5));
-        push(d3, add3(&base, &vec1));
-        push(d3, sub3(&base, &vec1));
+        // summed in MuJoCo's order, the sideways offset first: (p2 ± vec1) + axis − vec/2
+        // (starting from p2 + axis moved a contact point by an ulp)
+        let side = |p: Vec3| add3(&add3(&p, &axis), &scl3(&vec, -0.5));
+        push(d3, side(add3(&p2, &vec1)));
+        push(d3, side(sub3(&p2, &vec1)));
         cnt += 2;
     }
     cnt
