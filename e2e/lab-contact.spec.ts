@@ -18,7 +18,7 @@ test('contacts and constraint rows show in the status, inspector, plots and scen
   const field = page.getByLabel('Field', { exact: true });
   await field.selectOption('contact');
   const meta = page.locator('details.inspector .meta');
-  await expect(meta).toContainText(`mjData.contact · ${s.ncon} rows × 18`);
+  await expect(meta).toContainText(`mjData.contact · ${s.ncon} rows × 19`);
   await expect(page.locator('details.inspector thead th')).toContainText(['#', 'dist', 'pos.x']);
   await field.selectOption('efc_force');
   await expect(meta).toContainText(`mjData.efc_force · ${s.nefc} rows × 1`);
@@ -40,4 +40,22 @@ test('contacts and constraint rows show in the status, inspector, plots and scen
   await page.getByRole('checkbox', { name: 'Contacts and normals' }).check();
   await page.getByRole('checkbox', { name: 'Force arrows' }).check();
   await page.waitForFunction((b) => (document.querySelector('canvas.view') as HTMLCanvasElement).toDataURL() !== b, img1);
+});
+
+test('an adhesive contact pulls: the ceiling holds a box, and the net contact force is minus its weight', async ({ page }) => {
+  await openLab(page, '?lang=en&scene=sandbox');
+  expect((await loadSandbox(page, fixture('adhesion.xml'))).ok).toBe(true);
+  await pauseAndReset(page);
+  await stepAndWait(page, 250); // 0.5 s: the box hangs, still
+  const s = await page.evaluate(() => window.__flexlab.state.stats!);
+  expect(s.ncon).toBe(4);
+  // mj_contactForce's normal: the solver's cone force less the adhesion, negative while pulling;
+  // the four hold the 1 kg box against gravity (9.81 N)
+  expect(s.probe.contactForce).toBeCloseTo(-9.81, 2);
+
+  // the inspector lists each contact's adhesion
+  await page.locator('details.inspector summary').click();
+  await page.getByLabel('Field', { exact: true }).selectOption('contact');
+  await expect(page.locator('details.inspector thead th')).toContainText(['adhesion']);
+  await expect(page.locator('details.inspector tbody tr').first()).toContainText('10');
 });

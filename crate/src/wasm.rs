@@ -48,7 +48,7 @@ pub fn wasm_memory() -> JsValue {
 }
 
 /// Numbers per contact in [`Scene::contacts`].
-const CONTACT_STRIDE: usize = 18;
+const CONTACT_STRIDE: usize = 19;
 
 /// Most steps one call may take, so a script cannot hang the worker.
 const MAX_STEPS_PER_CALL: u32 = 100_000;
@@ -359,9 +359,9 @@ impl Scene {
         out
     }
 
-    /// The detected contacts (`mjData.contact[:ncon]`), `CONTACT_STRIDE` (18) numbers each:
+    /// The detected contacts (`mjData.contact[:ncon]`), `CONTACT_STRIDE` (19) numbers each:
     /// dist, pos (3), frame row 0 = normal (3), geom (2), flex (2), elem (2), vert (2), dim,
-    /// exclude, efc_address.
+    /// exclude, efc_address, adhesion.
     pub fn contacts(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(self.data.ncon * CONTACT_STRIDE);
         for c in &self.data.contact[..self.data.ncon.min(self.data.contact.len())] {
@@ -375,6 +375,7 @@ impl Scene {
             out.push(c.dim as f64);
             out.push(c.exclude as f64);
             out.push(c.efc_address as f64);
+            out.push(c.adhesion);
         }
         out
     }

@@ -108,9 +108,13 @@ describe('energies and contacts', () => {
 
   it('reads normal forces from efc rows as mj_contactForce does', () => {
     const efc = [1, 2, 3, 4, 5];
-    expect(contactNormalForce(efc, { dim: 1, efc_address: 2 }, true)).toBe(3);
-    expect(contactNormalForce(efc, { dim: 3, efc_address: 0 }, true)).toBe(1 + 2 + 3 + 4);
-    expect(contactNormalForce(efc, { dim: 3, efc_address: 1 }, false)).toBe(2);
-    expect(contactNormalForce(efc, { dim: 3, efc_address: -1 }, true)).toBe(0);
+    expect(contactNormalForce(efc, { dim: 1, efc_address: 2, adhesion: 0 }, true)).toBe(3);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: 0, adhesion: 0 }, true)).toBe(1 + 2 + 3 + 4);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: 1, adhesion: 0 }, false)).toBe(2);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: -1, adhesion: 0 }, true)).toBe(0);
+    // net of the adhesive pull, as mj_contactForce reports it: negative while the contact pulls
+    expect(contactNormalForce(efc, { dim: 1, efc_address: 2, adhesion: 5 }, true)).toBe(3 - 5);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: 0, adhesion: 2 }, true)).toBe(1 + 2 + 3 + 4 - 2);
+    expect(contactNormalForce(efc, { dim: 3, efc_address: -1, adhesion: 2 }, true)).toBe(0);
   });
 });

@@ -69,10 +69,12 @@ export interface Contact {
   dim: number;
   exclude: number;
   efc_address: number;
+  /** Pull along the normal (N), from the geoms' or the pair's `adhesion`. */
+  adhesion: number;
 }
 
 /** Numbers per contact in `Scene.contacts()`. */
-export const CONTACT_STRIDE = 18;
+export const CONTACT_STRIDE = 19;
 
 /** Decodes contact `o / CONTACT_STRIDE` of a raw contact array. */
 export function decodeContact(r: ArrayLike<number>, o: number): Contact {
@@ -87,21 +89,23 @@ export function decodeContact(r: ArrayLike<number>, o: number): Contact {
     dim: r[o + 15],
     exclude: r[o + 16],
     efc_address: r[o + 17],
+    adhesion: r[o + 18],
   };
 }
 
 /**
  * The normal force of a contact from the constraint forces, as `mj_contactForce` reads it:
  * the first row for frictionless and elliptic contacts, the sum of the pyramid's edge forces
- * for pyramidal ones. 0 for contacts without rows (excluded or passive).
+ * for pyramidal ones, less the contact's adhesion (a pulling contact's force is negative).
+ * 0 for contacts without rows (excluded or passive).
  */
-export function contactNormalForce(efcForce: ArrayLike<number>, c: Pick<Contact, 'dim' | 'efc_address'>, pyramidal: boolean): number {
+export function contactNormalForce(efcForce: ArrayLike<number>, c: Pick<Contact, 'dim' | 'efc_address' | 'adhesion'>, pyramidal: boolean): number {
   const a = c.efc_address;
   if (a < 0 || a >= efcForce.length) return 0;
-  if (!pyramidal || c.dim === 1) return efcForce[a];
+  if (!pyramidal || c.dim === 1) return efcForce[a] - c.adhesion;
   let f = 0;
   for (let k = 0; k < 2 * (c.dim - 1) && a + k < efcForce.length; k++) f += efcForce[a + k];
-  return f;
+  return f - c.adhesion;
 }
 
 /** Extra files a model refers to (includes, meshes), by the name the MJCF uses. */

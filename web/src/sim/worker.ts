@@ -398,7 +398,7 @@ function fillFrame(c: Loaded, out: Float32Array): void {
     for (let o = 0; o + CONTACT_STRIDE <= raw.length; o += CONTACT_STRIDE) {
       const dist = raw[o];
       if (-dist > pen) pen = -dist;
-      const fn = contactNormalForce(efc, { dim: raw[o + 15], efc_address: raw[o + 17] }, c.topo.pyramidal);
+      const fn = contactNormalForce(efc, { dim: raw[o + 15], efc_address: raw[o + 17], adhesion: raw[o + 18] }, c.topo.pyramidal);
       force += fn;
       if (n < MAX_DRAW_CONTACTS) {
         const b = L.con + 1 + CONTACT_FLOATS * n;

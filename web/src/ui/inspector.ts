@@ -20,7 +20,7 @@ const BODY_DATA = new Set(['xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'subtree_c
 const ON_DEMAND = new Set(['subtree_linvel', 'subtree_angmom', 'cacc', 'cfrc_int', 'cfrc_ext']);
 
 /** Column names MuJoCo's docs use for common row widths. */
-const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address'];
+const CONTACT_COLUMNS = ['dist', 'pos.x', 'pos.y', 'pos.z', 'normal.x', 'normal.y', 'normal.z', 'geom[0]', 'geom[1]', 'flex[0]', 'flex[1]', 'elem[0]', 'elem[1]', 'vert[0]', 'vert[1]', 'dim', 'exclude', 'efc_address', 'adhesion'];
 
 /**
  * The engine's own model arrays, which MuJoCo's mjModel does not have: `flex_elastic3d` keeps
