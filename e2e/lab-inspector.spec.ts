@@ -59,7 +59,7 @@ test('the inspector shows flex_vertadr and live data by MuJoCo name, and highlig
   await expect(page.getByLabel('Field', { exact: true }).locator('option[value="contact"]')).toHaveCount(1);
   await expect(page.getByLabel('Field', { exact: true }).locator('option[value="efc_force"]')).toHaveCount(1);
   await page.getByLabel('Field', { exact: true }).selectOption('contact');
-  await expect(insp.locator('.meta')).toContainText('mjData.contact · 0 rows × 18');
+  await expect(insp.locator('.meta')).toContainText('mjData.contact · 0 rows × 19');
 });
 
 test('on a wide screen the scene stays in view beside the inspector a field link opens', async ({ page }) => {
