@@ -26,11 +26,16 @@ pub fn version() -> String {
 
 /// JavaScript's `parseFloat` of a literal [`crate::decimal`] has checked.
 pub(crate) fn js_parse_float(s: &str) -> f64 {
-    js_sys::parse_float(s)
+    js_parse_float_global(s)
 }
 
+// JavaScript's globals, imported directly: js-sys would bring its closure adapters along, which
+// the step never calls (2 kB gzip of the wasm)
 #[wasm_bindgen]
 extern "C" {
+    #[wasm_bindgen(js_name = parseFloat)]
+    fn js_parse_float_global(s: &str) -> f64;
+
     /// JavaScript's global `String`, of a number: its shortest round-trip decimal.
     #[wasm_bindgen(js_name = String)]
     fn js_string_of_number(x: f64) -> String;
@@ -68,21 +73,24 @@ pub struct Scene {
 
 #[wasm_bindgen]
 impl Scene {
-    /// Compiles MJCF text. `files` is an array of `[name, text]` pairs for includes and meshes;
-    /// `elastic3d` is a JSON object `{flexName: value}` setting the spec-only material.
+    /// Compiles MJCF text. The files its includes and meshes name come as their names and their
+    /// contents one after the other in `file_bytes` (text as UTF-8), file `i` ending at
+    /// `file_ends[i]`; `elastic3d` is a JSON object `{flexName: value}` setting the spec-only
+    /// material.
     #[wasm_bindgen(constructor)]
-    pub fn new(xml: &str, files: js_sys::Array, elastic3d: &str) -> Result<Scene, JsError> {
+    pub fn new(
+        xml: &str,
+        file_names: Vec<String>,
+        file_bytes: &[u8],
+        file_ends: &[u32],
+        elastic3d: &str,
+    ) -> Result<Scene, JsError> {
         let mut src = MemSource::default();
-        for pair in files.iter() {
-            let pair = js_sys::Array::from(&pair);
-            let name = pair.get(0).as_string().unwrap_or_default();
-            let content = pair.get(1);
-            let bytes = if let Some(s) = content.as_string() {
-                s.into_bytes()
-            } else {
-                js_sys::Uint8Array::new(&content).to_vec()
-            };
-            src.files.push((name, bytes));
+        let mut start = 0usize;
+        for (name, &end) in file_names.into_iter().zip(file_ends) {
+            let end = (end as usize).clamp(start, file_bytes.len());
+            src.files.push((name, file_bytes[start..end].to_vec()));
+            start = end;
         }
         // the model text has no file name (as MuJoCo's from_xml_string): its errors give a line
         // only, and an error in an included file names that file
@@ -246,13 +254,13 @@ impl Scene {
         s
     }
 
-    /// A model field by MuJoCo name, copied as a Float64Array, with its row width.
-    pub fn model_field(&self, name: &str) -> Result<js_sys::Float64Array, JsError> {
+    /// A model field by MuJoCo name, copied (a Float64Array in JavaScript).
+    pub fn model_field(&self, name: &str) -> Result<Vec<f64>, JsError> {
         let f = self
             .model
             .field(name)
             .ok_or_else(|| JsError::new(&format!("no model field '{name}'")))?;
-        Ok(js_sys::Float64Array::from(&f.to_f64()[..]))
+        Ok(f.to_f64())
     }
 
     /// Row width of a model or data field.
@@ -265,12 +273,12 @@ impl Scene {
     }
 
     /// A data field by MuJoCo name, copied (trimmed to the current contact/row counts).
-    pub fn data_field(&self, name: &str) -> Result<js_sys::Float64Array, JsError> {
+    pub fn data_field(&self, name: &str) -> Result<Vec<f64>, JsError> {
         let f = self
             .data
             .field(name)
             .ok_or_else(|| JsError::new(&format!("no data field '{name}'")))?;
-        Ok(js_sys::Float64Array::from(&f.to_f64()[..]))
+        Ok(f.to_f64())
     }
 
     /// Names of every model and data array, as JSON `{"model":[…],"data":[…]}`.

@@ -18,6 +18,18 @@ describe('FlexScene', () => {
     s.dispose();
   });
 
+  it('reads the files a model names: an included text file and a binary mesh', () => {
+    const xml = '<mujoco><include file="parts.xml"/><worldbody><body><freejoint/><geom type="mesh" mesh="tet"/></body></worldbody></mujoco>';
+    const parts = '<mujoco><asset><mesh name="tet" file="tet.obj"/></asset><worldbody><geom name="ünïcode" type="plane" size="1 1 .1"/></worldbody></mujoco>';
+    const obj = new TextEncoder().encode('v 0 0 0\nv .1 0 0\nv 0 .1 0\nv 0 0 .1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n');
+    const s = FlexScene.compile(xml, [['parts.xml', parts], ['tet.obj', obj]]);
+    expect(s.info.sizes.ngeom).toBe(2);
+    expect(Array.from(s.modelField('mesh_vertnum'))).toEqual([4]);
+    s.dispose();
+    // a file the model names but the list lacks is MuJoCo's error
+    expect(() => FlexScene.compile(xml, [['parts.xml', parts]])).toThrow(/tet\.obj/);
+  });
+
   it('steps and the zero-copy view follows the state', () => {
     const s = FlexScene.compile(cable);
     const x = s.view('flexvert_xpos');

@@ -131,7 +131,18 @@ export class FlexScene {
    * file, line, element and attribute).
    */
   static compile(xml: string, files: ModelFiles = [], elastic3d: Record<string, number> = {}): FlexScene {
-    return new FlexScene(new Scene(xml, files as unknown as never, JSON.stringify(elastic3d)));
+    // the files travel as one byte buffer with each file's end, text as UTF-8
+    const utf8 = new TextEncoder();
+    const parts = files.map(([, content]) => (typeof content === 'string' ? utf8.encode(content) : content));
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    const ends = new Uint32Array(parts.length);
+    let at = 0;
+    parts.forEach((p, i) => {
+      bytes.set(p, at);
+      at += p.length;
+      ends[i] = at;
+    });
+    return new FlexScene(new Scene(xml, files.map(([name]) => name), bytes, ends, JSON.stringify(elastic3d)));
   }
 
   /** Advances `n` steps (the engine caps one call at 100 000). */
