@@ -13,7 +13,7 @@ seed, so `flexlab trace` and ../shared/oracle/trace.py reproduce it; every findi
 a reference case (references.txt) or a located "not supported" error, as for the sweeps.
 
   .venv/bin/python scripts/oracle/random-scenes.py [--count 50] [--seed 1] [--steps 200]
-      [--actuated]
+      [--actuated] [--articulated] [--adhesion] [--snh]
 
 --actuated adds an arm on a hinge or slide joint, driven by a random actuator with a keyframe
 control, to every scene (drawn apart, so a seed's flexes and obstacles stay as they were).
@@ -21,6 +21,9 @@ control, to every scene (drawn apart, so a seed's flexes and obstacles stay as t
 --articulated adds a random kinematic tree (free, slide or fixed base, two to five links on
 hinge, ball or slide joints, at times branching, with gravcomp and a pinned cloth or cable) whose
 links fold onto each other: contacts between bodies that share dofs (drawn apart, as --actuated).
+
+--adhesion gives geoms (the floor, obstacles, a tree's links) a random contact adhesion, at
+times negative (drawn apart, so a seed's scene is otherwise the same).
 
 --snh draws scenes of its own family: the first flex is a tet grid, box or ellipsoid of Stable
 Neo-Hookean material (`elastic3d=1`, which only the spec sets: both engines get it as trace.py's
@@ -57,8 +60,10 @@ def vec(*xs):
 class Scene:
     """One random scene, drawn from `rng`; `xml()` writes it."""
 
-    def __init__(self, rng, snh=False):
+    def __init__(self, rng, snh=False, adhesion_rng=None):
         self.r = rng
+        # geom adhesion, drawn from its own generator (None: none)
+        self.adhesion_rng = adhesion_rng
         self.elastic = False
         self.passive = False
         # Stable Neo-Hookean flex 0 (and so the discrete integrator)
@@ -119,6 +124,16 @@ class Scene:
                 a += f' gap="{num(m / 2)}"'
         return a, condim
 
+    def geom_attrs(self):
+        """A geom's contact attributes: contact_attrs', and an adhesion under --adhesion."""
+        a = self.contact_attrs()[0]
+        r = self.adhesion_rng
+        if r is not None and r.random() < 0.5:
+            v = r.choice([0.02, 0.1, 0.5, 2, 10, -0.1])
+            self.label.append(f"adh={num(v)}")
+            a += f' adhesion="{num(v)}"'
+        return a
+
     def obstacle(self, k, top):
         r = self.r
         kind = self.pick(f"obstacle{k}", ["sphere", "box", "capsule", "cylinder", "ellipsoid"])
@@ -131,7 +146,7 @@ class Scene:
         }[kind]
         pos = vec(r.uniform(-0.1, 0.1), r.uniform(-0.1, 0.1), r.uniform(0.1, top))
         euler = vec(r.uniform(-30, 30), r.uniform(-30, 30), r.uniform(-90, 90))
-        geom = f'<geom type="{kind}" size="{size}" euler="{euler}"{self.contact_attrs()[0]}/>'
+        geom = f'<geom type="{kind}" size="{size}" euler="{euler}"{self.geom_attrs()}/>'
         if r.random() < 0.35:
             self.label.append("free")
             return f'<body pos="{pos}"><freejoint/>{geom}</body>'
@@ -273,7 +288,7 @@ class Scene:
                 "cylinder": f'size="{vec(a, 0.04)}" pos="0.05 0 0"',
                 "ellipsoid": f'size="{vec(0.06, a, a)}" pos="0.05 0 0"',
             }[kind]
-            return f'<geom type="{kind}" {size} mass="{num(r.choice([0.05, 0.2, 0.5]))}"{self.contact_attrs()[0]}/>'
+            return f'<geom type="{kind}" {size} mass="{num(r.choice([0.05, 0.2, 0.5]))}"{self.geom_attrs()}/>'
 
         def joint(k):
             t = r.choice(["hinge", "hinge", "ball", "slide"])
@@ -318,13 +333,13 @@ class Scene:
         bj = {"free": "<freejoint/>", "slide": '<joint type="slide" axis="0 0 1"/>', "fixed": ""}[base]
         z = 0.12 if base != "fixed" else 0.4
         return (f'<body name="base" pos="{vec(r.uniform(-0.2, 0.2), 0, z)}"{gravcomp()}>{bj}'
-                f'<geom type="box" size="0.1 0.1 0.04" mass="1"{self.contact_attrs()[0]}/>{inner}</body>')
+                f'<geom type="box" size="0.1 0.1 0.04" mass="1"{self.geom_attrs()}/>{inner}</body>')
 
     def xml(self, actuated_rng=None, articulated_rng=None):
         r = self.r
         world = []
         if r.random() < 0.8:
-            world.append(f'<geom name="floor" type="plane" size="2 2 .1"{self.contact_attrs()[0]}/>')
+            world.append(f'<geom name="floor" type="plane" size="2 2 .1"{self.geom_attrs()}/>')
         for k in range(r.choice([0, 1, 1, 2])):
             world.append(self.obstacle(k, 0.3))
         condims = []
@@ -390,6 +405,11 @@ def main():
         help="add an actuated arm (servo, damper, cylinder, affine general or motor) to each scene",
     )
     ap.add_argument(
+        "--adhesion",
+        action="store_true",
+        help="give the scene's geoms a random contact adhesion (3.15.0's geom adhesion)",
+    )
+    ap.add_argument(
         "--articulated",
         action="store_true",
         help="add a random kinematic tree folding onto itself (contacts between bodies that share"
@@ -400,7 +420,11 @@ def main():
     findings = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(a.seed, a.seed + a.count):
-            scene = Scene(random.Random(seed), snh=a.snh)
+            scene = Scene(
+                random.Random(seed),
+                snh=a.snh,
+                adhesion_rng=random.Random(seed + 3 * 10**7) if a.adhesion else None,
+            )
             text = scene.xml(
                 random.Random(seed + 10**7) if a.actuated else None,
                 random.Random(seed + 2 * 10**7) if a.articulated else None,
