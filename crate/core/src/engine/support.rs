@@ -44,8 +44,9 @@ pub fn apply_ft(
 
 /// Contact `id`'s force and torque in its contact frame (normal, two tangents, torsion, two
 /// rolling; N and N·m) from the solver's `efc_force`, as `mj_contactForce`: a pyramidal
-/// contact's edges are decoded, an elliptic one's copied. Zero for a contact without rows
-/// (excluded, or on the passive penalty path).
+/// contact's edges are decoded, an elliptic one's copied, and the normal is net of the
+/// contact's adhesion (negative while it pulls). Zero for a contact without rows (excluded, or
+/// on the passive penalty path).
 pub fn contact_force(m: &Model, d: &Data, id: usize) -> [f64; 6] {
     let mut out = [0.0; 6];
     let Some(con) = d.contact[..d.ncon].get(id) else {
