@@ -436,7 +436,7 @@ model_struct! {
         /// one with a negative `gravcomp` (MuJoCo's `ngravcomp` and `flg_gravcomp`).
         ngravcomp: usize,
         /// Whether some geom or pair has a non-zero `adhesion` (MuJoCo's `flg_adhesion`): the
-        /// collision, reference and passive stages skip adhesion without it.
+        /// passive and reference stages skip adhesion without it.
         flg_adhesion: bool,
         ntree: usize,
         /// Non-zeros of the reduced sparse mass matrix (lower triangle incl. diagonal).

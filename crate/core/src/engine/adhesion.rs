@@ -24,17 +24,16 @@ pub fn passive(m: &Model, d: &mut Data, s: &mut Scratch) {
     if !m.flg_adhesion || m.opt.disabled(disable::CONTACT) {
         return;
     }
-    let adhesive = |c: &crate::data::Contact| c.adhesion != 0.0 && c.exclude <= 1;
     let mut rs = std::mem::take(&mut s.rows);
     for i in 0..d.ncon {
-        let c = d.contact[i];
-        if !adhesive(&c) {
+        let (adhesion, exclude) = (d.contact[i].adhesion, d.contact[i].exclude);
+        if adhesion == 0.0 || exclude > 1 {
             continue;
         }
-        let n = super::constraint::normal_row(m, d, &mut rs, &s.vertcols, &c);
+        let n = super::constraint::normal_row(m, d, &mut rs, &s.vertcols, &d.contact[i]);
         let (ind, val) = super::constraint::normal_row_values(&rs, n);
         for (&dof, &j) in ind.iter().zip(val) {
-            d.a.qfrc_adhesion[dof] += j * -c.adhesion;
+            d.a.qfrc_adhesion[dof] += j * -adhesion;
         }
         super::constraint::clear_row(&mut rs, m.nv);
     }

@@ -225,10 +225,12 @@ pub(crate) struct Params {
 }
 
 pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Params {
+    // a flex has no adhesion of its own
     let side = |g: i32, f: i32| {
         if f < 0 {
             let g = g as usize;
             (
+                m.geom_adhesion[g],
                 m.geom_priority[g],
                 m.geom_condim[g],
                 m.geom_solmix[g],
@@ -247,6 +249,7 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
         } else {
             let f = f as usize;
             (
+                0.0,
                 m.flex_priority[f],
                 m.flex_condim[f],
                 m.flex_solmix[f],
@@ -264,17 +267,8 @@ pub(crate) fn contact_param(m: &Model, g1: i32, g2: i32, f1: i32, f2: i32) -> Pa
             )
         }
     };
-    let (p1, c1, mix1, r1, i1, fr1) = side(g1, f1);
-    let (p2, c2, mix2, r2, i2, fr2) = side(g2, f2);
-    // a flex has no adhesion of its own
-    let adhesion_of = |g: i32, f: i32| {
-        if f < 0 {
-            m.geom_adhesion[g as usize]
-        } else {
-            0.0
-        }
-    };
-    let (a1, a2) = (adhesion_of(g1, f1), adhesion_of(g2, f2));
+    let (a1, p1, c1, mix1, r1, i1, fr1) = side(g1, f1);
+    let (a2, p2, c2, mix2, r2, i2, fr2) = side(g2, f2);
     let (condim, solref, solimp, fri, adhesion);
     if p1 > p2 {
         (condim, solref, solimp, fri, adhesion) = (c1, r1, i1, fr1, a1);
